@@ -1,0 +1,1 @@
+"""The ``fuyuki`` command: one sub-command per job, each thin over an engine."""
