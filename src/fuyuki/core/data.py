@@ -29,7 +29,10 @@ def read_toml(path: str | Path, error: type[DataError] = DataError) -> dict[str,
 
 def package_file(package: str, *parts: str) -> Path:
     """Path of a data file shipped inside a package."""
-    return Path(str(resources.files(package).joinpath(*parts)))
+    ref = resources.files(package)
+    for part in parts:
+        ref = ref.joinpath(part)
+    return Path(str(ref))
 
 
 class Table:

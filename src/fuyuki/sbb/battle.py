@@ -1,0 +1,288 @@
+"""Battles on a land (§4.3): one bid takes or misfires; two or more fight.
+
+- Case 1, 出撃 and 宝具 mixed: every 出撃 loses; one 宝具 wins, several fight as case 2.
+- Case 2, all 宝具: highest total resolves its effect, then takes the gems; a tie: every tied
+  player resolves their effect and the gems stay.
+- Case 3, all 出撃: highest total takes the gems; a tie splits them, the rest stays.
+"""
+
+from __future__ import annotations
+
+from fuyuki.core.protocol import Decision
+from fuyuki.sbb.cards import card_value, parse_action
+from fuyuki.sbb.game import Game, step
+
+
+@step
+def step_battle(g: Game, li: int) -> None:
+    s = g.s
+    colour = g.rules.cards.lands[s.lands[li]].colour
+    parts = []
+    for seat in s.order():
+        a = parse_action(s.bids[seat]) if s.bids[seat] else None
+        if a is not None and a.colour == colour:
+            parts.append(seat)
+    if not parts:
+        return
+    land = s.lands[li]
+    if len(parts) == 1:
+        seat = parts[0]
+        if parse_action(s.bids[seat]).kind == "sortie":
+            g.emit("uncontested", seat=seat, land=land)
+            take_gems(g, li, seat)
+        else:
+            g.emit("misfire", seat=seat, land=land)
+        return
+    s.phase = "battle"
+    g.emit("battle", land=land, seats=parts)
+    asks = {}
+    for seat in parts:
+        if g.ability(seat) == "jewel":
+            cards = tuple(sorted({c for c in s.hand[seat] if parse_action(c)}))
+            if cards:
+                asks[seat] = Decision("jewel", ("pass",) + cards, {"land": land})
+    if asks:
+        g.ask(asks, ("battle_fight", li, tuple(parts)))
+    else:
+        g.then(("battle_fight", li, tuple(parts), {}))
+
+
+def take_gems(g: Game, li: int, seat: int) -> None:
+    s = g.s
+    n = s.gems_on[li]
+    s.gems_on[li] = 0
+    s.gems[seat] += n
+    g.emit("take", seat=seat, land=s.lands[li], gems=n)
+
+
+@step
+def step_battle_fight(g: Game, li: int, parts: tuple, jewels) -> None:
+    s, r = g.s, g.rules
+    land_card = r.cards.lands[s.lands[li]]
+    bonus = dict.fromkeys(parts, 0)
+    for seat, card in jewels.items():
+        if card != "pass":
+            s.hand[seat].remove(card)
+            s.adisc.append(card)
+            bonus[seat] += card_value(card)
+            g.emit("jewel", seat=seat, card=card, value=card_value(card))
+    kind = {p: parse_action(s.bids[p]).kind for p in parts}
+    eff = dict(kind)
+    for p in parts:
+        if kind[p] == "np" and g.servant_card(p).np_as_sortie_vs_np:
+            if any(kind[q] == "np" for q in parts if q != p):
+                eff[p] = "sortie"
+                g.emit("np_as_sortie", seat=p)
+    nps = [p for p in parts if eff[p] == "np"]
+    sorties = [p for p in parts if eff[p] == "sortie"]
+    all_sortie = not nps
+    totals = {}
+    for p in parts:
+        t = g.power(p) + card_value(s.bids[p]) + bonus[p]
+        if r.land_modifiers and land_card.mod_servant == s.servant[p]:
+            t += land_card.mod_bonus
+        if all_sortie and g.ability(p) == "snake":
+            t += int(g.master_card(p).params["bonus"])
+        totals[p] = t
+    g.emit("totals", land=land_card.id, totals={str(p): totals[p] for p in parts},
+           kinds={str(p): eff[p] for p in parts})
+    if nps and sorties:
+        g.emit("case1", land=land_card.id, losers=sorties)
+        if len(nps) == 1:
+            w = nps[0]
+            if r.tsubame and g.servant_card(w).tsubame:
+                _tsubame(g, li, parts, w, totals[w], sorties)
+                return
+            _resolve_winners(g, li, parts, [w], single=True)
+            return
+        _compare_nps(g, li, parts, nps, totals)
+    elif nps:
+        _compare_nps(g, li, parts, nps, totals)
+    else:
+        _compare_sorties(g, li, parts, totals)
+
+
+def _compare_nps(g: Game, li: int, parts, nps, totals) -> None:
+    """Case 2 among the 宝具 players (フラガラック wins whatever the totals)."""
+    fr = [p for p in nps if g.ability(p) == "fragarach"]
+    if fr:
+        g.emit("fragarach", seats=fr)
+        winners = fr
+    else:
+        best = max(totals[p] for p in nps)
+        winners = [p for p in nps if totals[p] == best]
+    if len(winners) == 1:
+        g.emit("case2_win", seat=winners[0], land=g.s.lands[li])
+        _resolve_winners(g, li, parts, winners, single=True)
+    else:
+        g.emit("case2_tie", seats=winners, land=g.s.lands[li])
+        _resolve_winners(g, li, parts, winners, single=False)
+
+
+def _compare_sorties(g: Game, li: int, parts, totals) -> None:
+    """Case 3: highest 出撃 total takes the gems; a tie splits (or tie dice)."""
+    s = g.s
+    best = max(totals.values())
+    tied = [p for p in parts if totals[p] == best]
+    land = s.lands[li]
+    if len(tied) == 1:
+        g.emit("case3_win", seat=tied[0], land=land)
+        take_gems(g, li, tied[0])
+        _coins(g, parts, tied[0])
+        return
+    if g.rules.tie_dice:
+        rolls: dict[int, int] = {}
+        group = tied
+        while len(group) > 1:
+            rolls = {p: s.rng.randint(1, 6) for p in group}
+            g.emit("tie_dice", rolls={str(p): v for p, v in rolls.items()})
+            top = max(rolls.values())
+            group = [p for p in group if rolls[p] == top]
+        take_gems(g, li, group[0])
+        _coins(g, parts, group[0])
+        return
+    share = s.gems_on[li] // len(tied)
+    for p in tied:
+        s.gems[p] += share
+    s.gems_on[li] -= share * len(tied)
+    g.emit("case3_split", seats=tied, land=land, each=share, left=s.gems_on[li])
+
+
+def _coins(g: Game, parts, winner: int) -> None:
+    """聖杯大戦争: a battle with exactly one winner moves a coin from every other participant."""
+    if not g.rules.coins:
+        return
+    s = g.s
+    for p in parts:
+        if p != winner and s.coins[p] > 0:
+            s.coins[p] -= 1
+            s.coins[winner] += 1
+            g.emit("coin", seat=p, to_seat=winner)
+
+
+def _tsubame(g: Game, li: int, parts, w: int, total: int, sorties) -> None:
+    """つばめ返し: アサシン's 宝具 card against only 出撃 wins; with a total at least an
+    opponent's card value it destroys one such opponent's servant, its player choosing."""
+    s = g.s
+    cands = tuple(q for q in sorties if total >= card_value(s.bids[q]))
+    g.emit("tsubame", seat=w, land=s.lands[li], candidates=list(cands))
+    if not cands:
+        g.then(("win_gems", li, w, tuple(parts)))
+    elif len(cands) == 1:
+        g.then(("tsubame_cut", li, w, tuple(parts), {w: cands[0]}))
+    else:
+        g.ask({w: Decision("tsubame", cands, {"land": s.lands[li]})},
+              ("tsubame_cut", li, w, tuple(parts)))
+
+
+@step
+def step_tsubame_cut(g: Game, li: int, w: int, parts: tuple, answers) -> None:
+    target = answers[w]
+    g.then(("losses", ((target, "servant", "destroy", w),), "tsubame"), ("win_gems", li, w, parts))
+
+
+@step
+def step_win_gems(g: Game, li: int, w: int, parts: tuple) -> None:
+    take_gems(g, li, w)
+    _coins(g, parts, w)
+
+
+# ---------------------------------------------------------------------- 宝具 effects
+def effect_losses(g: Game, w: int, parts) -> tuple[tuple, int]:
+    """The losses the 宝具 of ``w`` would cause against the other participants, and the pool
+    gems it would take, decided against the battle as it stands."""
+    s = g.s
+    sv = g.servant_card(w)
+    eff = sv.effect
+    if eff.empty:
+        return (), 0
+    if eff.needs_faceup_keyword:
+        kw = eff.needs_faceup_keyword
+        if not any(s.s_up[q] and q != w and g.servant_card(q).keyword == kw for q in range(s.n)):
+            g.emit("np_fizzle", seat=w, servant=sv.id, keyword=kw)
+            return (), 0
+    how = "sure" if eff.sure_hit else "destroy"
+    losses = []
+    for q in parts:
+        if q == w:
+            continue
+        for what in eff.destroy:
+            losses.append((q, what, how, w))
+        if eff.cancel:
+            losses.append((q, "servant", "cancel", w))
+    return tuple(losses), eff.pool_gems
+
+
+def _resolve_winners(g: Game, li: int, parts, winners, single: bool) -> None:
+    items = []
+    for w in winners:
+        losses, pool_gems = effect_losses(g, w, parts)
+        if losses or pool_gems:
+            items.append((w, losses, pool_gems))
+    after = ("win_gems", li, winners[0], tuple(parts)) if single else None
+    g.then(("effects", tuple(items), 0, (), after))
+
+
+@step
+def step_effects(g: Game, items: tuple, idx: int, kept: tuple, after) -> None:
+    """Offer 強運 against each effect in turn, then apply what was not negated together."""
+    if idx == len(items):
+        losses = tuple(loss for _, ls, _ in kept for loss in ls)
+        steps = []
+        if losses:
+            steps.append(("losses", losses, "np"))
+        for w, _, pool_gems in kept:
+            if pool_gems:
+                steps.append(("pool_gems", w, pool_gems))
+        if after:
+            steps.append(after)
+        g.then(*steps)
+        return
+    w, losses, pool_gems = items[idx]
+    g.emit("np_resolves", seat=w, servant=g.s.servant[w],
+           targets=sorted({q for q, *_ in losses}))
+    if g.luck_possible():
+        offer_luck(g, ("effects_luck", items, idx, kept, after), source=w,
+                   targets=tuple(sorted({q for q, *_ in losses})))
+    else:
+        g.then(("effects", items, idx + 1, kept + (items[idx],), after))
+
+
+def offer_luck(g: Game, cont: tuple, source: int, targets: tuple) -> None:
+    """強運 is offered to every player at once, so nobody learns who holds it."""
+    s = g.s
+    asks = {}
+    info = {"source": source, "targets": list(targets)}
+    for seat in range(s.n):
+        opts = ("use", "decline") if g.holds_luck(seat) else ("decline",)
+        asks[seat] = Decision("luck", opts, info)
+    g.ask(asks, cont)
+
+
+def luck_used(g: Game, answers) -> int | None:
+    """The first seat from the parent that used 強運 (its card goes to the discard)."""
+    s = g.s
+    for seat in s.order():
+        if answers.get(seat) == "use":
+            card = g.holds_luck(seat)
+            s.hand[seat].remove(card)
+            s.adisc.append(card)
+            g.emit("luck", seat=seat, card=card)
+            return seat
+    return None
+
+
+@step
+def step_effects_luck(g: Game, items, idx, kept, after, answers) -> None:
+    if luck_used(g, answers) is None:
+        kept = kept + (items[idx],)
+    g.then(("effects", items, idx + 1, kept, after))
+
+
+@step
+def step_pool_gems(g: Game, seat: int, n: int) -> None:
+    s = g.s
+    take = n if g.rules.unlimited_gems else min(n, s.pool)
+    s.pool -= take
+    s.gems[seat] += take
+    g.emit("pool_take", seat=seat, gems=take)

@@ -1,0 +1,242 @@
+"""The card set: masters, servants, lands, action cards and events, loaded from TOML.
+
+Action card ids are ``<colour>-<kind>-<value>`` (``red-np-3``); events are their own ids
+(``luck``). :class:`CardSet` answers every question the engine asks of a card.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from fuyuki.core.data import Table, package_file, read_toml
+from fuyuki.core.errors import DataError
+
+MASTER_ABILITIES = {
+    "none": (),
+    "substitute": (),
+    "jewel": (),
+    "darken": ("mana", "power"),
+    "fetch_master": ("card", "trigger"),
+    "vessel": ("victory",),
+    "overseer": ("gems",),
+    "life_extension": (),
+    "fragarach": (),
+    "snake": ("bonus",),
+    "dojo": (),
+    "infinite_blades": (),
+}
+FETCH_TRIGGERS = ("master_destroyed", "master_lost", "servant_destroyed")
+EFFECT_KEYS = ("destroy", "cancel", "sure_hit", "pool_gems", "needs_faceup_keyword")
+PASSIVE_KEYS = ("indestructible", "hand_penalty", "retaliate", "tsubame", "np_as_sortie_vs_np")
+EVENT_KINDS = ("luck", "swap", "grail")
+COLOURS = ("red", "blue", "green", "yellow", "purple")
+
+
+@dataclass(frozen=True, slots=True)
+class Master:
+    id: str
+    name: dict[str, str]
+    mana: int
+    ability: str
+    params: dict[str, object]
+    ability_name: dict[str, str]
+    text: dict[str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    destroy: tuple[str, ...] = ()
+    cancel: bool = False
+    sure_hit: bool = False
+    pool_gems: int = 0
+    needs_faceup_keyword: str = ""
+
+    @property
+    def empty(self) -> bool:
+        return not (self.destroy or self.cancel or self.pool_gems)
+
+
+@dataclass(frozen=True, slots=True)
+class Servant:
+    id: str
+    name: dict[str, str]
+    power: int
+    np_name: dict[str, str]
+    keyword: str
+    auto: bool
+    effect: Effect
+    indestructible: bool = False
+    hand_penalty: int = 0
+    retaliate: bool = False
+    tsubame: bool = False
+    np_as_sortie_vs_np: bool = False
+    text: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Land:
+    id: str
+    name: dict[str, str]
+    colour: str
+    mod_servant: str
+    mod_bonus: int
+
+
+@dataclass(frozen=True, slots=True)
+class EventCard:
+    id: str
+    kind: str
+    name: dict[str, str]
+    text: dict[str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """An action card: ``colour`` and ``kind`` ("sortie" or "np") and ``value``."""
+
+    id: str
+    colour: str
+    kind: str
+    value: int
+
+
+@dataclass
+class CardSet:
+    masters: dict[str, Master]
+    servants: dict[str, Servant]
+    lands: dict[str, Land]
+    events: dict[str, EventCard]
+    sortie_values: tuple[int, ...]
+    np_values: tuple[int, ...]
+    action_names: dict[str, dict[str, str]]
+    source: str = ""
+
+    def actions_of(self, colour: str) -> list[str]:
+        return [f"{colour}-sortie-{v}" for v in self.sortie_values] + [
+            f"{colour}-np-{v}" for v in self.np_values
+        ]
+
+    def land_of_colour(self, colour: str) -> Land:
+        for land in self.lands.values():
+            if land.colour == colour:
+                return land
+        raise KeyError(colour)
+
+
+_ACTION_CACHE: dict[str, Action | None] = {}
+
+
+def parse_action(card: str) -> Action | None:
+    """The action card ``card`` parsed (``None`` for an event id). Cached: ids are few."""
+    try:
+        return _ACTION_CACHE[card]
+    except KeyError:
+        pass
+    parts = card.split("-")
+    result = None
+    if len(parts) == 3 and parts[1] in ("sortie", "np") and parts[2].isdigit():
+        result = Action(card, parts[0], parts[1], int(parts[2]))
+    _ACTION_CACHE[card] = result
+    return result
+
+
+def card_value(card: str) -> int:
+    a = parse_action(card)
+    return a.value if a else 0
+
+
+def default_cards_path() -> Path:
+    return package_file("fuyuki.sbb", "data", "cards.toml")
+
+
+def load_cards(path: str | Path | None = None) -> CardSet:
+    """Load and validate a card file (default: the built-in cards)."""
+    p = Path(path) if path else default_cards_path()
+    data = read_toml(p)
+    root = Table(data, str(p))
+    root.check_keys(["master", "servant", "land", "actions", "event"])
+    masters: dict[str, Master] = {}
+    for t in root.tables("master"):
+        t.check_keys(["id", "name", "mana", "ability", "ability_name", "text"])
+        ab = t.table("ability")
+        kind = ab.str("kind", choices=MASTER_ABILITIES)
+        ab.check_keys(("kind",) + MASTER_ABILITIES[kind])
+        params = {k: v for k, v in ab.data.items() if k != "kind"}
+        for k in MASTER_ABILITIES[kind]:
+            if k not in params:
+                raise ab.fail(k, f"missing (ability {kind!r} needs {list(MASTER_ABILITIES[kind])})")
+        if kind == "fetch_master":
+            ab.str("card")
+            ab.str("trigger", choices=FETCH_TRIGGERS)
+        for k in ("mana", "power", "victory", "gems", "bonus"):
+            if k in params:
+                ab.int(k, lo=0)
+        m = Master(t.str("id"), t.text("name"), t.int("mana", lo=0, hi=20), kind, params,
+                   t.text("ability_name", {"ja": "", "en": ""}), t.text("text", {"ja": "", "en": ""}))
+        if m.id in masters:
+            raise t.fail("id", f"duplicate master id {m.id!r}")
+        masters[m.id] = m
+    servants: dict[str, Servant] = {}
+    for t in root.tables("servant"):
+        t.check_keys(["id", "name", "power", "np", "effect", "passive", "text"])
+        np = t.table("np")
+        np.check_keys(["name", "keyword", "auto"])
+        eff = t.table("effect", {})
+        eff.check_keys(EFFECT_KEYS)
+        destroy = eff.list("destroy", [])
+        for i, d in enumerate(destroy):
+            if d not in ("servant", "master"):
+                raise eff.fail(f"destroy[{i}]", f"must be 'servant' or 'master', not {d!r}")
+        effect = Effect(tuple(destroy), eff.bool("cancel", False), eff.bool("sure_hit", False),
+                        eff.int("pool_gems", 0, lo=0), eff.str("needs_faceup_keyword", ""))
+        pas = t.table("passive", {})
+        pas.check_keys(PASSIVE_KEYS)
+        s = Servant(
+            t.str("id"), t.text("name"), t.int("power", lo=-10, hi=20), np.text("name"),
+            np.str("keyword", ""), np.bool("auto", False), effect,
+            pas.bool("indestructible", False), pas.int("hand_penalty", 0, lo=0),
+            pas.bool("retaliate", False), pas.bool("tsubame", False),
+            pas.bool("np_as_sortie_vs_np", False), t.text("text", {"ja": "", "en": ""}),
+        )
+        if s.id in servants:
+            raise t.fail("id", f"duplicate servant id {s.id!r}")
+        servants[s.id] = s
+    lands: dict[str, Land] = {}
+    for t in root.tables("land"):
+        t.check_keys(["id", "name", "colour", "modifier"])
+        mod = t.table("modifier", {})
+        mod.check_keys(["servant", "bonus"])
+        land = Land(t.str("id"), t.text("name"), t.str("colour", choices=COLOURS),
+                    mod.str("servant", ""), mod.int("bonus", 0))
+        if land.id in lands:
+            raise t.fail("id", f"duplicate land id {land.id!r}")
+        if any(other.colour == land.colour for other in lands.values()):
+            raise t.fail("colour", f"two lands have the colour {land.colour!r}")
+        lands[land.id] = land
+    acts = root.table("actions")
+    acts.check_keys(["sortie", "np", "sortie_name", "np_name"])
+    sortie = acts.list("sortie")
+    np_values = acts.list("np")
+    for name, values in (("sortie", sortie), ("np", np_values)):
+        for i, v in enumerate(values):
+            if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+                raise acts.fail(f"{name}[{i}]", f"must be a whole number >= 0, not {v!r}")
+    events: dict[str, EventCard] = {}
+    for t in root.tables("event") if root.has("event") else []:
+        t.check_keys(["id", "kind", "name", "text"])
+        e = EventCard(t.str("id"), t.str("kind", choices=EVENT_KINDS), t.text("name"),
+                      t.text("text", {"ja": "", "en": ""}))
+        events[e.id] = e
+    cs = CardSet(masters, servants, lands, events, tuple(sortie), tuple(np_values),
+                 {"sortie": acts.text("sortie_name", {"ja": "出撃", "en": "Sortie"}),
+                  "np": acts.text("np_name", {"ja": "宝具", "en": "Noble Phantasm"})}, str(p))
+    for i, m in enumerate(cs.masters.values()):
+        if m.ability == "fetch_master" and m.params["card"] not in cs.masters:
+            raise DataError(str(p), f"master[{i}].ability.card",
+                            f"no master with id {m.params['card']!r}")
+    for i, land in enumerate(cs.lands.values()):
+        if land.mod_servant and land.mod_servant not in cs.servants:
+            raise DataError(str(p), f"land[{i}].modifier.servant",
+                            f"no servant with id {land.mod_servant!r}")
+    return cs

@@ -1,0 +1,538 @@
+"""The Servant Big Battle engine: the decision protocol over a stack of rule steps.
+
+The rules run as *steps* (plain tuples on ``state.stack``). A step may push more steps or
+ask for decisions; asking stops the run until every asked seat has answered through
+:meth:`Game.submit`, then the step's continuation runs with the answers. Because steps are
+plain data, :meth:`Game.clone` is a copy of a few lists.
+
+Where each rule lives: setup and drafts, gems, bids, the draw step and the end here;
+battles in :mod:`fuyuki.sbb.battle`; losses, preventions and reactions in
+:mod:`fuyuki.sbb.losses`; what a seat may see in :mod:`fuyuki.sbb.view`.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any, Callable
+
+from fuyuki.core.errors import IllegalAction
+from fuyuki.core.events import Event
+from fuyuki.core.protocol import Decision, check_choice
+from fuyuki.core.record import Record
+from fuyuki.core.rng import stream
+from fuyuki.sbb.cards import parse_action
+from fuyuki.sbb.rules import Rules
+from fuyuki.sbb.state import State
+
+Step = Callable[..., None]
+STEPS: dict[str, Step] = {}
+
+
+def step(fn: Step) -> Step:
+    """Register a rule step under its function name (without the ``step_`` prefix)."""
+    STEPS[fn.__name__.removeprefix("step_")] = fn
+    return fn
+
+
+class Game:
+    """One game. Use :func:`new_game`."""
+
+    def __init__(self, rules: Rules, state: State, record: Record, quiet: bool = False) -> None:
+        self.rules = rules
+        self.s = state
+        self.record = record
+        self.quiet = quiet
+
+    # ------------------------------------------------------------------ the public door
+    @property
+    def over(self) -> bool:
+        return self.s.over
+
+    @property
+    def result(self) -> dict[str, Any] | None:
+        return self.s.result
+
+    @property
+    def events(self) -> list[Event]:
+        return self.s.events
+
+    @property
+    def players(self) -> int:
+        return self.s.n
+
+    def pending(self) -> dict[int, Decision]:
+        """Every open decision, by seat (already answered seats are left out). A seat's
+        decision is that seat's private information: show it to nobody else."""
+        s = self.s
+        if s.over:
+            return {}
+        return {seat: d for seat, d in s.asking.items() if seat not in s.answers}
+
+    def submit(self, seat: int, choice: Any) -> None:
+        """Answer ``seat``'s open decision. Raises :class:`IllegalAction` (and changes
+        nothing) if the seat has no open decision or the choice is not an option."""
+        s = self.s
+        if s.over:
+            raise IllegalAction("game_over", "the game is over")
+        if not isinstance(seat, int) or not 0 <= seat < s.n:
+            raise IllegalAction("no_such_seat", f"there is no seat {seat!r}", seat=seat)
+        decision = s.asking.get(seat)
+        if decision is None:
+            raise IllegalAction("not_your_turn", f"seat {seat} has no decision to make now",
+                                seat=seat)
+        if seat in s.answers:
+            raise IllegalAction("already_submitted", f"seat {seat} has already answered",
+                                seat=seat)
+        choice = check_choice(decision, choice)
+        s.answers[seat] = choice
+        self.record.submissions.append((seat, choice))
+        if len(s.answers) == len(s.asking):
+            answers, cont = s.answers, s.cont
+            s.asking, s.answers, s.cont = {}, {}, ()
+            s.stack.append(cont + (answers,))
+            self._run()
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may see (``None``: a spectator). The only door out of the engine."""
+        from fuyuki.sbb.view import build_view
+
+        return build_view(self, seat)
+
+    def visible_events(self, seat: int | None, start: int = 0) -> list[Event]:
+        """The events from index ``start`` that ``seat`` may see (part of the view door)."""
+        return [e for e in self.s.events[start:] if e.to is None or (seat is not None and seat in e.to)]
+
+    def clone(self) -> "Game":
+        rec = Record(self.record.game, self.record.seed, self.record.config,
+                     self.record.submissions.copy())
+        return Game(self.rules, self.s.clone(), rec, self.quiet)
+
+    # ------------------------------------------------------------------ for the steps
+    def emit(self, kind: str, /, to: tuple[int, ...] | None = None, **data: Any) -> None:
+        if not self.quiet:
+            self.s.events.append(Event(kind, data, to))
+
+    def then(self, *steps: tuple) -> None:
+        """Run ``steps`` next, in the given order, before anything already scheduled."""
+        self.s.stack.extend(reversed(steps))
+
+    def ask(self, decisions: dict[int, Decision], cont: tuple) -> None:
+        """Ask every seat in ``decisions``; when all have answered, run ``cont + (answers,)``."""
+        s = self.s
+        s.asking, s.answers, s.cont = decisions, {}, cont
+
+    def _run(self) -> None:
+        s = self.s
+        stack = s.stack
+        while stack and not s.asking and not s.over:
+            op = stack.pop()
+            STEPS[op[0]](self, *op[1:])
+
+    # ------------------------------------------------------------------ card facts
+    def master_card(self, seat: int):
+        return self.rules.cards.masters[self.s.master[seat]]
+
+    def servant_card(self, seat: int):
+        return self.rules.cards.servants[self.s.servant[seat]]
+
+    def ability(self, seat: int) -> str:
+        return self.rules.cards.masters[self.s.master[seat]].ability
+
+    def mana(self, seat: int) -> int:
+        """The seat's 魔力 (hand limit): dark 桜 5, バーサーカー face up −1."""
+        m = self.master_card(seat)
+        mana = int(m.params.get("mana", m.mana)) if self.s.dark[seat] else m.mana
+        if self.rules.berserker_penalty and self.s.s_up[seat]:
+            mana -= self.servant_card(seat).hand_penalty
+        return max(mana, 0)
+
+    def power(self, seat: int) -> int:
+        sv = self.servant_card(seat)
+        power = self.rules.power_override.get(sv.id, sv.power)
+        if self.s.dark[seat]:
+            power += int(self.master_card(seat).params.get("power", 0))
+        return power
+
+    def victory_target(self, seat: int) -> int:
+        m = self.master_card(seat)
+        if m.ability == "vessel" and not self.rules.vessel_ends_game:
+            return int(m.params["victory"])
+        return self.rules.victory_gems
+
+    def luck_possible(self) -> bool:
+        """強運 is offered while it could be in some hand: not face up in the discard, not
+        on the table as a bid this round, and only in an edition that has it."""
+        s = self.s
+        for card in s.luck_cards:
+            if card not in s.adisc and card not in s.bids:
+                return True
+        return False
+
+    def holds_luck(self, seat: int) -> str | None:
+        for card in self.s.luck_cards:
+            if card in self.s.hand[seat]:
+                return card
+        return None
+
+    # ------------------------------------------------------------------ decks
+    def draw_action(self, seat: int) -> bool:
+        s = self.s
+        if not s.adeck:
+            if self.rules.deck_out == "end" and not self.rules.unlimited_gems:
+                self.end_game("deck_out")
+                return False
+            if not s.adisc:
+                return False
+            s.adeck = s.adisc
+            s.adisc = []
+            s.rng.shuffle(s.adeck)
+            self.emit("reshuffle", deck="action", size=len(s.adeck))
+        card = s.adeck.pop()
+        s.hand[seat].append(card)
+        self.emit("draw", to=(seat,), seat=seat, card=card)
+        self.emit("draw_count", seat=seat, hand=len(s.hand[seat]))
+        return True
+
+    def draw_card(self, kind: str) -> str | None:
+        """Draw a master or servant (``kind``), reshuffling its discard when empty [R-20]."""
+        s = self.s
+        deck = s.mdeck if kind == "master" else s.sdeck
+        if not deck:
+            disc = s.mdisc if kind == "master" else s.sdisc
+            if not disc:
+                return None
+            deck.extend(disc)
+            disc.clear()
+            s.rng.shuffle(deck)
+            self.emit("reshuffle", deck=kind, size=len(deck))
+        return deck.pop()
+
+    # ------------------------------------------------------------------ the end
+    def end_game(self, reason: str, winners: list[int] | None = None) -> None:
+        s = self.s
+        if s.over:
+            return
+        if winners is None:
+            key = s.coins if self.rules.coins else s.gems
+            best = max(key)
+            winners = [i for i in range(s.n) if key[i] == best]
+        s.over = True
+        s.stack.clear()
+        s.asking, s.answers, s.cont = {}, {}, ()
+        s.phase = "over"
+        s.result = {"winners": winners, "draw": len(winners) != 1, "reason": reason,
+                    "gems": list(s.gems), "rounds": s.round}
+        if self.rules.coins:
+            s.result["coins"] = list(s.coins)
+        self.emit("game_over", reason=reason, winners=winners, gems=list(s.gems))
+
+
+# ---------------------------------------------------------------------- setup and drafts
+@step
+def step_setup(g: Game) -> None:
+    s, r, cs = g.s, g.rules, g.rules.cards
+    lands = list(cs.lands)
+    if s.n == 3:
+        removed = s.rng.choice(lands)
+        lands.remove(removed)
+        g.emit("land_removed", land=removed)
+    s.lands = lands
+    s.gems_on = [0] * len(lands)
+    s.pool = r.gem_pool
+    deck: list[str] = []
+    for land in lands:
+        deck.extend(cs.actions_of(cs.lands[land].colour))
+    events = [e for e in r.events if e in cs.events]
+    deck.extend(events)
+    s.luck_cards = tuple(e for e in events if cs.events[e].kind == "luck")
+    s.rng.shuffle(deck)
+    s.adeck = deck
+    masters = [m for m in r.masters if m not in r.set_aside]
+    s.mdeck = masters
+    s.rng.shuffle(s.mdeck)
+    if r.set_aside:
+        g.then(("return_set_aside",))
+    s.sdeck = list(r.servants)
+    s.rng.shuffle(s.sdeck)
+    s.parent = s.rng.randrange(s.n)
+    if r.coins:
+        s.coins = [1] * s.n
+    g.emit("setup", players=s.n, lands=lands, parent=s.parent, pool=s.pool)
+    if r.deal == "draft":
+        g.then(("draft_start", "master"), ("draft_start", "servant"), ("deal",), ("round_start",))
+    else:
+        g.then(("deal_random",), ("deal",), ("round_start",))
+
+
+@step
+def step_return_set_aside(g: Game) -> None:
+    s = g.s
+    s.mdeck.extend(g.rules.set_aside)
+    s.rng.shuffle(s.mdeck)
+    g.emit("set_aside_returned", cards=list(g.rules.set_aside))
+
+
+@step
+def step_deal_random(g: Game) -> None:
+    s = g.s
+    for seat in s.order():
+        s.master[seat] = g.draw_card("master") or ""
+        s.servant[seat] = g.draw_card("servant") or ""
+        g.emit("dealt", to=(seat,), seat=seat, master=s.master[seat], servant=s.servant[seat])
+    _start_dark(g)
+
+
+def _start_dark(g: Game) -> None:
+    if g.rules.start_dark:
+        s = g.s
+        for seat in range(s.n):
+            if g.ability(seat) == "darken":
+                s.dark[seat] = True
+
+
+@step
+def step_draft_start(g: Game, kind: str) -> None:
+    s = g.s
+    deck = s.mdeck if kind == "master" else s.sdeck
+    size = g.rules.draft_pack if s.n < 7 else max(g.rules.draft_pack, 7)
+    pack = [deck.pop() for _ in range(min(size, len(deck)))]
+    first = s.parent if kind == "master" else (s.parent - 1) % s.n
+    s.phase = f"draft_{kind}"
+    g.emit("draft_start", kind=kind, first=first, size=len(pack),
+           direction="left" if kind == "master" else "right")
+    g.then(("draft_pick", kind, first, tuple(pack), 0))
+
+
+@step
+def step_draft_pick(g: Game, kind: str, seat: int, pack: tuple, picked: int) -> None:
+    s = g.s
+    s.seen[seat].extend(c for c in pack if c not in s.seen[seat])
+    g.emit("draft_pack", to=(seat,), kind=kind, seat=seat, pack=list(pack))
+    g.ask({seat: Decision(f"draft_{kind}", pack)}, ("draft_picked", kind, seat, pack, picked))
+
+
+@step
+def step_draft_picked(g: Game, kind: str, seat: int, pack: tuple, picked: int, answers) -> None:
+    s = g.s
+    card = answers[seat]
+    if kind == "master":
+        s.master[seat] = card
+    else:
+        s.servant[seat] = card
+    g.emit("draft_kept", to=(seat,), kind=kind, seat=seat, card=card)
+    g.emit("draft_pass", kind=kind, seat=seat, left=len(pack) - 1)
+    rest = tuple(c for c in pack if c != card)
+    picked += 1
+    if picked < s.n and rest:
+        step_ = 1 if kind == "master" else -1
+        g.then(("draft_pick", kind, (seat + step_) % s.n, rest, picked))
+    else:
+        deck = s.mdeck if kind == "master" else s.sdeck
+        deck.extend(rest)
+        s.rng.shuffle(deck)
+        if kind == "master":
+            _start_dark(g)
+
+
+@step
+def step_deal(g: Game) -> None:
+    s = g.s
+    for _ in range(g.rules.opening_hand):
+        for seat in s.order():
+            g.draw_action(seat)
+
+
+# ---------------------------------------------------------------------- a round
+@step
+def step_round_start(g: Game) -> None:
+    s, r = g.s, g.rules
+    if s.round >= r.round_cap:
+        g.end_game("round_cap")
+        return
+    s.round += 1
+    s.phase = "gems"
+    s.bids = [None] * s.n
+    s.lost_master = [False] * s.n
+    s.lost_servant = [False] * s.n
+    g.emit("round", round=s.round, parent=s.parent)
+    if s.pool <= 0 and not r.unlimited_gems:
+        g.end_game("pool_empty")
+        return
+    for li in range(len(s.lands)):
+        if s.pool > 0 or r.unlimited_gems:
+            s.gems_on[li] += 1
+            s.pool -= 1
+    g.emit("gems_placed", gems=list(s.gems_on))
+    if s.pool > 0 or r.unlimited_gems:
+        g.ask({s.parent: Decision("place_gem", tuple(s.lands))}, ("place_extra",))
+    else:
+        g.then(("bids_open",))
+
+
+@step
+def step_place_extra(g: Game, answers) -> None:
+    s = g.s
+    land = answers[s.parent]
+    s.gems_on[s.lands.index(land)] += 1
+    s.pool -= 1
+    g.emit("extra_gem", seat=s.parent, land=land)
+    g.then(("bids_open",))
+
+
+@step
+def step_bids_open(g: Game) -> None:
+    s = g.s
+    s.phase = "bid"
+    asks = {seat: Decision("bid", tuple(sorted(set(s.hand[seat]))))
+            for seat in range(s.n) if s.hand[seat]}
+    if asks:
+        g.ask(asks, ("reveal",))
+    else:
+        g.then(("reveal", {}))
+
+
+@step
+def step_reveal(g: Game, answers) -> None:
+    s = g.s
+    s.phase = "reveal"
+    for seat, card in answers.items():
+        s.hand[seat].remove(card)
+        s.bids[seat] = card
+    g.emit("reveal", bids=list(s.bids))
+    # every master and servant of a player in any battle turns face up, before any battle
+    colours: dict[str, list[int]] = {}
+    for seat in range(s.n):
+        a = parse_action(s.bids[seat]) if s.bids[seat] else None
+        if a:
+            colours.setdefault(a.colour, []).append(seat)
+    for seats in colours.values():
+        if len(seats) >= 2:
+            for seat in seats:
+                flip(g, seat, "master")
+                flip(g, seat, "servant")
+    steps = [("battle", li) for li in range(len(s.lands))]
+    g.then(*steps, ("events_resolve",), ("cleanup",), ("draw_step",), ("round_end",))
+
+
+def flip(g: Game, seat: int, what: str) -> None:
+    """Turn a seat's master or servant face up (a public event naming the card)."""
+    s = g.s
+    ups = s.m_up if what == "master" else s.s_up
+    if not ups[seat]:
+        ups[seat] = True
+        card = s.master[seat] if what == "master" else s.servant[seat]
+        g.emit("flip", seat=seat, what=what, card=card)
+
+
+@step
+def step_events_resolve(g: Game) -> None:
+    s, cs = g.s, g.rules.cards
+    for seat in s.order():
+        card = s.bids[seat]
+        if card in cs.events:
+            kind = cs.events[card].kind
+            if kind == "swap":
+                targets = tuple(x for x in s.seats_from(seat)[1:])
+                g.then(("swap_ask", seat, targets))
+            elif kind == "grail":
+                g.then(("grail", seat))
+
+
+@step
+def step_swap_ask(g: Game, seat: int, targets: tuple) -> None:
+    g.s.phase = "events"
+    g.ask({seat: Decision("swap", targets)}, ("swap_do", seat))
+
+
+@step
+def step_swap_do(g: Game, seat: int, answers) -> None:
+    s = g.s
+    other = answers[seat]
+    s.servant[seat], s.servant[other] = s.servant[other], s.servant[seat]
+    s.s_up[seat], s.s_up[other] = s.s_up[other], s.s_up[seat]
+    g.emit("swap", seat=seat, target=other)
+    g.emit("swap_cards", to=(seat, other), seat=seat, target=other,
+           now_seat=s.servant[seat], now_target=s.servant[other])
+
+
+@step
+def step_grail(g: Game, seat: int) -> None:
+    g.s.grail = True
+    g.emit("grail", seat=seat)
+
+
+@step
+def step_cleanup(g: Game) -> None:
+    s = g.s
+    for seat in range(s.n):
+        if s.bids[seat] is not None:
+            s.adisc.append(s.bids[seat])
+
+
+@step
+def step_draw_step(g: Game) -> None:
+    s, r = g.s, g.rules
+    s.phase = "draw"
+    for seat in s.order():
+        if s.over:
+            return
+        size = len(s.hand[seat])
+        if r.draw_rule == "one":
+            draw = True
+        elif not s.m_up[seat]:
+            draw = size <= r.facedown_draw_max
+        else:
+            draw = size < g.mana(seat)
+        if draw:
+            g.draw_action(seat)
+
+
+@step
+def step_round_end(g: Game) -> None:
+    s, r = g.s, g.rules
+    if s.over:
+        return
+    if not r.coins:
+        reached = [i for i in range(s.n) if s.gems[i] >= g.victory_target(i)]
+        if reached:
+            for i in reached:
+                if g.ability(i) == "vessel" and g.victory_target(i) < r.victory_gems:
+                    flip(g, i, "master")
+            best = max(s.gems[i] for i in reached)
+            g.end_game("victory", [i for i in reached if s.gems[i] == best])
+            return
+        if s.grail:
+            g.end_game("grail")
+            return
+    s.parent = (s.parent + 1) % s.n
+    g.then(("round_start",))
+
+
+# ---------------------------------------------------------------------- construction
+def new_game(players: int = 4, seed: int | None = None, rules: Rules | None = None,
+             *, quiet: bool = False) -> Game:
+    """A new game of ``players`` seats. ``rules`` default to the final edition."""
+    from fuyuki.sbb import battle, losses  # noqa: F401  (registers their steps)
+
+    rules = rules or default_rules()
+    if players not in rules.players:
+        raise IllegalAction("bad_players", f"{players} players is not allowed in this game "
+                            f"(allowed: {list(rules.players)})", players=players)
+    if seed is None:
+        seed = secrets.randbelow(2**31)
+    state = State(players, stream(seed, "sbb"))
+    record = Record("sbb", seed, {"players": players, "edition": rules.edition,
+                                  "mode": rules.mode, "options": list(rules.options)})
+    game = Game(rules, state, record, quiet)
+    state.stack.append(("setup",))
+    game._run()
+    return game
+
+
+_DEFAULT: list[Rules] = []
+
+
+def default_rules() -> Rules:
+    if not _DEFAULT:
+        _DEFAULT.append(Rules.preset("final"))
+    return _DEFAULT[0]

@@ -1,0 +1,192 @@
+"""Losing cards (§5, §5.1): preventions, gem returns, reactions, replacements.
+
+A loss is ``(victim, what, how, source)``: ``what`` is "servant" or "master"; ``how`` is
+"destroy", "sure" (必中), "cancel" (契約解除) or "retaliate" (アヴェンジャー). Losses caused by
+one effect are decided together: preventions and replacements first (ゴッドハンド, 身代わり),
+then gems are returned (延命, 監督役), then reactions (黒化, タイガー道場, 偽臣の書, アヴェンジャー),
+then replacement cards are drawn.
+"""
+
+from __future__ import annotations
+
+from fuyuki.core.protocol import Decision
+from fuyuki.sbb.battle import luck_used, offer_luck
+from fuyuki.sbb.game import Game, flip, step
+
+DESTROYS = ("destroy", "sure", "retaliate")
+
+
+@step
+def step_losses(g: Game, losses: tuple, cause: str) -> None:
+    s = g.s
+    kept = []
+    seen = set()
+    for loss in losses:
+        victim, what, how, src = loss
+        key = (victim, what, src)
+        if key in seen:
+            continue
+        seen.add(key)
+        if what == "servant" and how == "destroy" and g.servant_card(victim).indestructible:
+            g.emit("prevented", seat=victim, servant=s.servant[victim], by="indestructible")
+            continue
+        kept.append(loss)
+    asks = {}
+    for victim, what, how, src in kept:
+        if what == "servant" and how in ("destroy", "sure") and g.ability(victim) == "substitute":
+            asks[victim] = Decision("substitute", ("yes", "no"), {"source": src})
+    if asks:
+        g.ask(asks, ("losses_apply", tuple(kept), cause))
+    else:
+        g.then(("losses_apply", tuple(kept), cause, {}))
+
+
+@step
+def step_losses_apply(g: Game, losses: tuple, cause: str, answers) -> None:
+    s, r, cs = g.s, g.rules, g.rules.cards
+    final: list[tuple] = []
+    for loss in losses:
+        victim, what, how, src = loss
+        if what == "servant" and answers.get(victim) == "yes":
+            g.emit("substitute", seat=victim, master=s.master[victim])
+            if not any(v == victim and w == "master" for v, w, _, _ in final + list(losses)):
+                final.append((victim, "master", "destroy", src))
+            continue
+        final.append(loss)
+    order = {seat: i for i, seat in enumerate(s.order())}
+    final.sort(key=lambda x: (order[x[0]], x[1] != "servant"))
+    servant_lost: dict[int, tuple] = {}
+    master_lost: dict[int, tuple] = {}
+    for loss in final:
+        (servant_lost if loss[1] == "servant" else master_lost).setdefault(loss[0], loss)
+    for victim, (_, what, how, src) in list(servant_lost.items()) + list(master_lost.items()):
+        card = s.servant[victim] if what == "servant" else s.master[victim]
+        g.emit("lost", seat=victim, what=what, card=card, how=how, source=src, cause=cause)
+    # gems returned (servant losses only)
+    for victim in servant_lost:
+        _return_gems(g, victim)
+    # reactions
+    retaliations = []
+    fetched: dict[int, str | None] = {}
+    for victim, (_, _, how, src) in servant_lost.items():
+        ab = g.ability(victim)
+        if ab == "darken" and victim not in master_lost and not s.dark[victim]:
+            s.dark[victim] = True
+            g.emit("darken", seat=victim)
+        elif ab == "dojo":
+            limit = g.master_card(victim).mana
+            while len(s.hand[victim]) < limit and not s.over:
+                if not g.draw_action(victim):
+                    break
+            g.emit("dojo", seat=victim, hand=len(s.hand[victim]))
+        elif ab == "fetch_master" and r.fetch_trigger == "servant_destroyed" and how != "cancel":
+            fetched[victim] = _fetch_master(g, victim)
+        sv = g.servant_card(victim)
+        if sv.retaliate and how in ("destroy", "sure") and src != victim:
+            if sv.id in r.auto_np or _played_np(g, victim):
+                retaliations.append((victim, src))
+    for victim, (_, _, how, src) in master_lost.items():
+        ab = g.ability(victim)
+        if ab == "fetch_master" and not r.fetch_ignored:
+            trig = r.fetch_trigger
+            if trig == "master_lost" or (trig == "master_destroyed" and how != "cancel"):
+                fetched[victim] = _fetch_master(g, victim)
+    # replacements
+    for victim in servant_lost:
+        s.sdisc.append(s.servant[victim])
+        s.servant[victim] = g.draw_card("servant") or ""
+        s.s_up[victim] = False
+        s.lost_servant[victim] = True
+        g.emit("new_servant", to=(victim,), seat=victim, card=s.servant[victim])
+    for victim in master_lost:
+        _replace_master(g, victim, fetched.pop(victim, None))
+    for victim, new in fetched.items():  # v1.0: 慎二's servant lost, 桜 replaces 慎二
+        if new is not None:
+            _replace_master(g, victim, new)
+    for victim, src in retaliations:
+        g.then(("retaliate", victim, src))
+
+
+def _played_np(g: Game, seat: int) -> bool:
+    bid = g.s.bids[seat]
+    return bool(bid) and bid.split("-")[1:2] == ["np"]
+
+
+def _return_gems(g: Game, victim: int) -> None:
+    s, r = g.s, g.rules
+    if g.ability(victim) == "life_extension":
+        g.emit("life_extension", seat=victim)
+        return
+    due = s.gems[victim] if r.servant_loss_gems < 0 else min(r.servant_loss_gems, s.gems[victim])
+    if due <= 0:
+        return
+    s.gems[victim] -= due
+    for k in s.seats_from(s.parent):
+        if k != victim and g.ability(k) == "overseer":
+            give = min(int(g.master_card(k).params.get("gems", 1)), due)
+            s.gems[k] += give
+            due -= give
+            flip(g, k, "master")
+            g.emit("overseer", seat=k, from_seat=victim, gems=give)
+            break
+    s.pool += due
+    g.emit("return_gems", seat=victim, gems=due)
+
+
+def _fetch_master(g: Game, seat: int) -> str | None:
+    """偽臣の書: the named master from the deck or discard, face up. ``None`` when she is
+    face up in play (nothing happens); the seat's own card when someone holds her face down
+    (慎二 comes back)."""
+    s = g.s
+    target = g.master_card(seat).params["card"]
+    for k in range(s.n):
+        if s.master[k] == target and k != seat:
+            if s.m_up[k]:
+                g.emit("fetch_nothing", seat=seat, card=target)
+                return None
+            g.emit("fetch_back", seat=seat, card=s.master[seat])
+            return "@self"
+    for pile in (s.mdeck, s.mdisc):
+        if target in pile:
+            pile.remove(target)
+            g.emit("fetch", seat=seat, card=target)
+            return target
+    return None
+
+
+def _replace_master(g: Game, victim: int, new: str | None) -> None:
+    s = g.s
+    old = s.master[victim]
+    s.dark[victim] = False
+    s.lost_master[victim] = True
+    if new == "@self":
+        s.m_up[victim] = True
+        g.emit("new_master_up", seat=victim, card=old)
+        return
+    s.mdisc.append(old)
+    if new is not None:
+        s.master[victim] = new
+        s.m_up[victim] = True
+        g.emit("new_master_up", seat=victim, card=new)
+        return
+    s.master[victim] = g.draw_card("master") or ""
+    s.m_up[victim] = False
+    g.emit("new_master", to=(victim,), seat=victim, card=s.master[victim])
+
+
+@step
+def step_retaliate(g: Game, avenger_seat: int, target: int) -> None:
+    """アヴェンジャー: the servant of the player whose effect destroyed it is destroyed too;
+    only 強運 stops it."""
+    g.emit("retaliate", seat=avenger_seat, target=target, servant=g.s.servant[target])
+    loss = ((target, "servant", "retaliate", avenger_seat),)
+    if g.luck_possible():
+        offer_luck(g, ("retaliate_luck", loss), source=avenger_seat, targets=(target,))
+    else:
+        g.then(("losses", loss, "retaliate"))
+
+
+@step
+def step_retaliate_luck(g: Game, loss: tuple, answers) -> None:
+    if luck_used(g, answers) is None:
+        g.then(("losses", loss, "retaliate"))

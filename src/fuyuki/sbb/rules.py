@@ -1,0 +1,150 @@
+"""Rules: an edition's values, a mode's changes and the options, over a card set.
+
+Everything that differs between editions, modes and options is a value here, read from
+``data/editions/*.toml`` (and ``data/modes/*.toml``); the engine reads these values and never
+tests an edition's or a card's name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from fuyuki.core.data import Table, package_file, read_toml
+from fuyuki.core.errors import DataError
+from fuyuki.sbb.cards import CardSet, load_cards
+
+OPTIONS = ("tie_dice", "land_modifiers", "no_berserker_penalty")
+DATA = "fuyuki.sbb"
+
+
+@dataclass(frozen=True)
+class Rules:
+    cards: CardSet
+    edition: str = "final"
+    mode: str = "standard"
+    options: tuple[str, ...] = ()
+    players: tuple[int, ...] = (3, 4, 5)
+    gem_pool: int = 50
+    deal: str = "draft"
+    draft_pack: int = 6
+    opening_hand: int = 3
+    draw_rule: str = "mana"
+    facedown_draw_max: int = 2
+    hand_limit: bool = True
+    servant_loss_gems: int = 1
+    events: tuple[str, ...] = ("luck", "swap", "grail")
+    deck_out: str = "reshuffle"
+    end_timing: str = "round"
+    victory_gems: int = 12
+    vessel_ends_game: bool = False
+    round_cap: int = 500
+    land_modifiers: bool = False
+    auto_np: frozenset[str] = frozenset({"berserker", "avenger"})
+    tsubame: bool = True
+    fetch_trigger: str = "master_destroyed"
+    masters: tuple[str, ...] = ()
+    servants: tuple[str, ...] = ()
+    tie_dice: bool = False
+    berserker_penalty: bool = True
+    # mode values (data/modes/*.toml)
+    fetch_ignored: bool = False
+    shirou_blades_vs: tuple[str, ...] = ()   # servants (or "dark_master") his 無限の剣製 answers
+    start_dark: bool = False
+    set_aside: tuple[str, ...] = ()
+    power_override: dict[str, int] = field(default_factory=dict)
+    coins: bool = False
+    unlimited_gems: bool = False
+
+    @staticmethod
+    def preset(edition: str = "final", mode: str | None = None, options: tuple[str, ...] = (),
+               cards: str | Path | None = None) -> "Rules":
+        return load_rules(edition, mode, options, cards)
+
+    @property
+    def gems_conserved(self) -> bool:
+        return not self.unlimited_gems
+
+
+_EDITION_KEYS = {
+    "id", "name", "players", "gem_pool", "deal", "draft_pack", "opening_hand", "draw_rule",
+    "facedown_draw_max", "hand_limit", "servant_loss_gems", "events", "deck_out", "end_timing",
+    "victory_gems", "vessel_ends_game", "round_cap", "land_modifiers", "auto_np", "tsubame",
+    "fetch_trigger", "masters", "servants",
+}
+
+
+def editions() -> list[str]:
+    folder = package_file(DATA, "data", "editions")
+    return sorted(p.stem for p in folder.glob("*.toml"))
+
+
+def _edition_values(name: str) -> dict:
+    if name not in editions():
+        raise DataError("--edition", "edition", f"unknown edition {name!r} (known: {editions()})")
+    p = package_file(DATA, "data", "editions", f"{name}.toml")
+    t = Table(read_toml(p), str(p))
+    t.check_keys(_EDITION_KEYS)
+    v = dict(
+        edition=t.str("id"),
+        players=tuple(t.list("players")),
+        gem_pool=t.int("gem_pool", lo=0),
+        deal=t.str("deal", choices=("draft", "random")),
+        draft_pack=t.int("draft_pack", lo=1),
+        opening_hand=t.int("opening_hand", lo=0),
+        draw_rule=t.str("draw_rule", choices=("mana", "one")),
+        facedown_draw_max=t.int("facedown_draw_max", lo=0),
+        hand_limit=t.bool("hand_limit"),
+        servant_loss_gems=t.int("servant_loss_gems", lo=-1),
+        events=tuple(t.list("events")),
+        deck_out=t.str("deck_out", choices=("reshuffle", "end")),
+        end_timing=t.str("end_timing", choices=("round", "immediate")),
+        victory_gems=t.int("victory_gems", lo=1),
+        vessel_ends_game=t.bool("vessel_ends_game"),
+        round_cap=t.int("round_cap", lo=1),
+        land_modifiers=t.bool("land_modifiers"),
+        auto_np=frozenset(t.list("auto_np")),
+        tsubame=t.bool("tsubame"),
+        fetch_trigger=t.str("fetch_trigger"),
+        masters=tuple(t.list("masters")),
+        servants=tuple(t.list("servants")),
+    )
+    return v
+
+
+def load_rules(edition: str = "final", mode: str | None = None, options: tuple[str, ...] = (),
+               cards: str | Path | None = None) -> Rules:
+    """The rules of ``edition`` with ``mode`` and ``options``, over the built-in cards or a
+    user's card file. Every unknown name or impossible combination is a DataError."""
+    cs = load_cards(cards)
+    values = _edition_values(edition)
+    for key in ("masters", "servants"):
+        pool = cs.masters if key == "masters" else cs.servants
+        ids = values[key]
+        if cards is not None:
+            # a user's card file: every card of its kind plays, in the file's order
+            ids = tuple(pool)
+        for cid in ids:
+            if cid not in pool:
+                raise DataError(cs.source, key, f"the edition {edition!r} needs a card {cid!r} "
+                                "that the card file does not have")
+        values[key] = ids
+    for ev in values["events"]:
+        if ev not in cs.events:
+            values["events"] = tuple(e for e in values["events"] if e in cs.events)
+    rules = Rules(cards=cs, **values)
+    for opt in options:
+        if opt not in OPTIONS:
+            raise DataError("--option", "option", f"unknown option {opt!r} (known: {list(OPTIONS)})")
+    rules = replace(
+        rules,
+        options=tuple(options),
+        tie_dice="tie_dice" in options,
+        land_modifiers=rules.land_modifiers or "land_modifiers" in options,
+        berserker_penalty="no_berserker_penalty" not in options,
+    )
+    if mode not in (None, "standard"):
+        from fuyuki.sbb.modes import apply_mode
+
+        rules = apply_mode(rules, mode)
+    return rules

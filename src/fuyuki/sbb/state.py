@@ -1,0 +1,82 @@
+"""The game state: plain lists and ints, so that a clone is a handful of list copies."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from fuyuki.core.protocol import Decision
+from fuyuki.core.rng import copy_stream
+
+_LISTS = ("gems_on", "gems", "coins", "master", "servant", "m_up", "s_up", "dark",
+          "mdeck", "mdisc", "sdeck", "sdisc", "adeck", "adisc", "bids", "stack", "events",
+          "lost_master", "lost_servant", "lands")
+_SCALARS = ("n", "parent", "round", "pool", "grail", "over", "result", "phase", "luck_cards",
+            "bonus_battle")
+
+
+class State:
+    """Everything the engine knows. Hidden parts (hands, face-down cards, decks) never leave
+    it except through :func:`fuyuki.sbb.view.build_view`."""
+
+    __slots__ = _LISTS + _SCALARS + ("hand", "seen", "rng", "asking", "answers", "cont")
+
+    def __init__(self, n: int, rng: random.Random) -> None:
+        self.n = n
+        self.rng = rng
+        self.parent = 0
+        self.round = 0
+        self.pool = 0
+        self.lands: list[str] = []
+        self.gems_on: list[int] = []
+        self.gems = [0] * n
+        self.coins = [0] * n
+        self.master = [""] * n
+        self.servant = [""] * n
+        self.m_up = [False] * n
+        self.s_up = [False] * n
+        self.dark = [False] * n
+        self.hand: list[list[str]] = [[] for _ in range(n)]
+        self.seen: list[list[str]] = [[] for _ in range(n)]
+        self.mdeck: list[str] = []
+        self.mdisc: list[str] = []
+        self.sdeck: list[str] = []
+        self.sdisc: list[str] = []
+        self.adeck: list[str] = []
+        self.adisc: list[str] = []
+        self.bids: list[str | None] = [None] * n
+        self.lost_master = [False] * n
+        self.lost_servant = [False] * n
+        self.stack: list[tuple] = []
+        self.events: list = []
+        self.asking: dict[int, Decision] = {}
+        self.answers: dict[int, Any] = {}
+        self.cont: tuple = ()
+        self.grail = False
+        self.over = False
+        self.result: dict[str, Any] | None = None
+        self.phase = "setup"
+        self.luck_cards: tuple[str, ...] = ()
+        self.bonus_battle = None
+
+    def clone(self) -> "State":
+        c = State.__new__(State)
+        for name in _SCALARS:
+            setattr(c, name, getattr(self, name))
+        for name in _LISTS:
+            setattr(c, name, getattr(self, name).copy())
+        c.hand = [h.copy() for h in self.hand]
+        c.seen = [h.copy() for h in self.seen]
+        c.rng = copy_stream(self.rng)
+        c.asking = self.asking.copy()
+        c.answers = self.answers.copy()
+        c.cont = self.cont
+        return c
+
+    def seats_from(self, first: int) -> list[int]:
+        n = self.n
+        return [(first + i) % n for i in range(n)]
+
+    def order(self) -> list[int]:
+        """Seats from the parent to the left."""
+        return self.seats_from(self.parent)
