@@ -1,0 +1,252 @@
+"""The content pack: map, camps, characters, abilities (魔術 / 宝具), skills, action deck and
+rules constants, read from TOML and validated (errors name the file, the key and the reason).
+
+A pack is a directory holding ``rules.toml``, ``map.toml``, ``skills.toml``, ``camps.toml`` and
+``cards.toml``; :func:`load_pack` reads the default one shipped in ``fuyuki/board/data``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from fuyuki.core.data import Table, package_file, read_toml
+from fuyuki.core.errors import DataError
+
+TIMINGS_ABILITY = ("attack", "action")
+CARD_EFFECTS = {
+    "heal": "action", "draw": "action", "dash": "action", "attack_bonus": "attack",
+    "df_bonus": "defence", "evade_bonus": "defence", "magic_attack": "magic",
+}
+
+
+@dataclass(frozen=True)
+class Ability:
+    id: str
+    name: str
+    kind: str          # magecraft | np
+    timing: str        # attack | action
+    effect: str        # attack | heal
+    cost: int
+    range: int
+    value: int
+    dice: int
+    attacks: int
+    spread: bool
+    text: dict[str, str]
+
+
+@dataclass(frozen=True)
+class CardType:
+    id: str
+    name: str
+    count: int
+    timing: str
+    effect: str
+    value: int
+    dice: int
+    range: int
+    text: dict[str, str]
+
+
+@dataclass(frozen=True)
+class CharDef:
+    id: str
+    name: str
+    role: str          # master | servant
+    hp: int
+    at: int
+    df: int
+    ch: int
+    hand_limit: int
+    skills: dict[str, int]
+    abilities: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class CampDef:
+    id: str
+    name: dict[str, str]
+    start: tuple[int, int]
+    master: str
+    servants: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Pack:
+    directory: str
+    width: int
+    height: int
+    areas: tuple[tuple[str, ...], ...]
+    rules: dict[str, Any]
+    skills: dict[str, dict[str, Any]]
+    camps: dict[str, CampDef]
+    chars: dict[str, CharDef]
+    abilities: dict[str, Ability]
+    cards: dict[str, CardType]
+    deck: tuple[str, ...] = field(default=())   # card type of each card instance k00, k01...
+
+    def area_name(self, pos: tuple[int, int]) -> str:
+        return self.areas[pos[0]][pos[1]]
+
+
+def default_dir() -> Path:
+    return package_file("fuyuki.board", "data")
+
+
+def load_pack(directory: str | Path | None = None) -> Pack:
+    d = Path(directory) if directory is not None else default_dir()
+
+    def table(name: str) -> Table:
+        path = d / name
+        return Table(read_toml(path), str(path))
+
+    rules_t = table("rules.toml")
+    rules_t.check_keys(["start_hand", "draw_per_turn", "command_spells", "evade_target",
+                        "spell_mana_draw", "spell_boost", "revive_hp", "max_rounds", "default_camps",
+                        "territory"])
+    terr = rules_t.table("territory")
+    terr.check_keys(["df_bonus", "heal"])
+    rules = {
+        "start_hand": rules_t.int("start_hand", lo=0, hi=20),
+        "draw_per_turn": rules_t.int("draw_per_turn", lo=0, hi=5),
+        "command_spells": rules_t.int("command_spells", lo=0, hi=10),
+        "evade_target": rules_t.int("evade_target", lo=1, hi=12),
+        "spell_mana_draw": rules_t.int("spell_mana_draw", lo=0, hi=20),
+        "spell_boost": rules_t.int("spell_boost", lo=0, hi=50),
+        "revive_hp": rules_t.int("revive_hp", lo=1, hi=999),
+        "max_rounds": rules_t.int("max_rounds", lo=1, hi=1000),
+        "default_camps": rules_t.list("default_camps"),
+        "territory_df": terr.int("df_bonus", lo=0, hi=20),
+        "territory_heal": terr.int("heal", lo=0, hi=20),
+    }
+
+    map_t = table("map.toml")
+    map_t.check_keys(["width", "height", "rows"])
+    width, height = map_t.int("width", lo=1, hi=20), map_t.int("height", lo=1, hi=20)
+    rows = map_t.list("rows")
+    if len(rows) != height:
+        raise map_t.fail("rows", f"must have {height} rows, not {len(rows)}")
+    areas: list[tuple[str, ...]] = []
+    where: dict[str, tuple[int, int]] = {}
+    for r, row in enumerate(rows):
+        if not isinstance(row, list) or len(row) != width or not all(isinstance(x, str) for x in row):
+            raise map_t.fail(f"rows[{r}]", f"must be a list of {width} area names")
+        for c, name in enumerate(row):
+            if name in where:
+                raise map_t.fail(f"rows[{r}][{c}]", f"area name {name!r} used twice")
+            where[name] = (r, c)
+        areas.append(tuple(row))
+
+    skills_t = table("skills.toml")
+    skills: dict[str, dict[str, Any]] = {}
+    for key in skills_t.data:
+        s = skills_t.table(key)
+        s.check_keys(["name", "text"])
+        skills[key] = {"name": s.str("name"), "text": s.text("text")}
+
+    cards_t = table("cards.toml")
+    cards_t.check_keys(["cards"])
+    ct = cards_t.table("cards")
+    cards: dict[str, CardType] = {}
+    for cid in ct.data:
+        c = ct.table(cid)
+        c.check_keys(["name", "count", "timing", "effect", "value", "dice", "range", "text"])
+        effect = c.str("effect", choices=CARD_EFFECTS)
+        timing = c.str("timing", choices=sorted(set(CARD_EFFECTS.values())))
+        if CARD_EFFECTS[effect] != timing:
+            raise c.fail("timing", f"effect {effect!r} needs timing {CARD_EFFECTS[effect]!r}")
+        cards[cid] = CardType(cid, c.str("name"), c.int("count", lo=0, hi=60), timing, effect,
+                              c.int("value", 0, lo=0, hi=99), c.int("dice", 0, lo=0, hi=6),
+                              c.int("range", 0, lo=0, hi=20), c.text("text"))
+    deck = tuple(cid for cid, c in cards.items() for _ in range(c.count))
+    if not deck:
+        raise cards_t.fail("cards", "the deck is empty")
+
+    camps_t = table("camps.toml")
+    camps_t.check_keys(["camps", "chars", "abilities"])
+    at = camps_t.table("abilities")
+    abilities: dict[str, Ability] = {}
+    for aid in at.data:
+        a = at.table(aid)
+        a.check_keys(["name", "kind", "timing", "effect", "cost", "range", "value", "dice",
+                      "attacks", "spread", "text"])
+        abilities[aid] = Ability(
+            aid, a.str("name"), a.str("kind", choices=["magecraft", "np"]),
+            a.str("timing", choices=TIMINGS_ABILITY), a.str("effect", choices=["attack", "heal"]),
+            a.int("cost", lo=0, hi=10), a.int("range", lo=0, hi=20), a.int("value", lo=0, hi=99),
+            a.int("dice", 0, lo=0, hi=6), a.int("attacks", 1, lo=1, hi=9),
+            a.bool("spread", False), a.text("text"))
+        ab = abilities[aid]
+        if (ab.effect == "heal") != (ab.timing == "action"):
+            raise a.fail("timing", "heal abilities are used in the action part (timing = \"action\"),"
+                                   " attack abilities in a 《攻撃》 (timing = \"attack\")")
+    cht = camps_t.table("chars")
+    chars: dict[str, CharDef] = {}
+    for cid in cht.data:
+        c = cht.table(cid)
+        c.check_keys(["name", "role", "hp", "at", "df", "ch", "hand_limit", "skills", "abilities"])
+        role = c.str("role", choices=["master", "servant"])
+        sk = c.table("skills", {})
+        sk_values: dict[str, int] = {}
+        for k in sk.data:
+            if k not in skills:
+                raise sk.fail(k, f"unknown skill (known: {sorted(skills)})")
+            sk_values[k] = sk.int(k, lo=0, hi=20)
+        abl = c.list("abilities", [])
+        for i, aid in enumerate(abl):
+            if aid not in abilities:
+                raise c.fail(f"abilities[{i}]", f"unknown ability {aid!r}")
+        chars[cid] = CharDef(
+            cid, c.str("name"), role, c.int("hp", lo=1, hi=999), c.int("at", lo=0, hi=99),
+            c.int("df", lo=0, hi=99),
+            c.int("ch", lo=0, hi=10) if role == "master" else c.int("ch", 0, lo=0, hi=0),
+            c.int("hand_limit", lo=0, hi=30) if role == "master" else 0,
+            sk_values, tuple(abl))
+    cpt = camps_t.table("camps")
+    camps: dict[str, CampDef] = {}
+    used: set[str] = set()
+    for kid in cpt.data:
+        c = cpt.table(kid)
+        c.check_keys(["name", "start", "master", "servants"])
+        start = c.str("start")
+        if start not in where:
+            raise c.fail("start", f"no area named {start!r} on the map")
+        master = c.str("master")
+        if master not in chars or chars[master].role != "master":
+            raise c.fail("master", f"{master!r} is not a master in [chars]")
+        servants = c.list("servants")
+        if not servants:
+            raise c.fail("servants", "a camp starts with at least one servant")
+        for i, s in enumerate(servants):
+            if s not in chars or chars[s].role != "servant":
+                raise c.fail(f"servants[{i}]", f"{s!r} is not a servant in [chars]")
+        for ch in [master, *servants]:
+            if ch in used:
+                raise c.fail("servants", f"{ch!r} already belongs to another camp")
+            used.add(ch)
+        camps[kid] = CampDef(kid, c.text("name"), where[start], master, tuple(servants))
+    for i, k in enumerate(rules["default_camps"]):
+        if k not in camps:
+            raise rules_t.fail(f"default_camps[{i}]", f"unknown camp {k!r}")
+    return Pack(str(d), width, height, tuple(areas), rules, skills, camps, chars, abilities,
+                cards, deck)
+
+
+_DEFAULT: Pack | None = None
+
+
+def default_pack() -> Pack:
+    global _DEFAULT
+    if _DEFAULT is None:
+        _DEFAULT = load_pack()
+    return _DEFAULT
+
+
+def check_camp_ids(pack: Pack, camps: list[str], source: str = "camps") -> None:
+    for i, k in enumerate(camps):
+        if k not in pack.camps:
+            raise DataError(source, f"[{i}]", f"unknown camp {k!r} (known: {sorted(pack.camps)})")
+    if len(set(camps)) != len(camps):
+        raise DataError(source, "-", "a camp may be chosen once")

@@ -1,0 +1,464 @@
+"""The Grail War Board engine: the turn procedure of seed 003 as one deterministic state machine.
+
+The procedure is written as a generator (``_run``) that yields ``(seat, Decision)`` and receives
+the choice: the rules read top to bottom like the seed. ``submit`` checks the choice against the
+decision's options before the generator sees it, so an illegal move changes nothing.
+``clone()`` replays the record (seed + submissions) into a new game.
+
+Turn (seed): draw (陣地 completion) → plot → unit (単独行動) → action phase per group (its
+action / move-or-build / battle parts in any order) → end (discard to the hand limit).
+《戦闘》 and 《攻撃》 live in :mod:`fuyuki.board.combat`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Generator, Iterable
+
+from fuyuki.core import rng
+from fuyuki.core.errors import DataError, IllegalAction, ScenarioError
+from fuyuki.core.events import Event, visible
+from fuyuki.core.protocol import Decision, check_choice
+from fuyuki.core.record import Record
+
+from fuyuki.board.content import Pack, check_camp_ids, default_pack, load_pack
+from fuyuki.board.state import Camp, Char
+
+GAME_ID = "board"
+DIRS = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
+SPELL = "令呪"
+
+Flow = Generator[tuple[int, Decision], Any, Any]
+
+
+class _GameOver(Exception):
+    pass
+
+
+def new_game(players: int = 4, seed: int = 0, camps: list[str] | None = None,
+             pack: str | None = None, setup: dict | None = None,
+             dice: list[int] | None = None) -> "Game":
+    """A new game. ``camps`` (camp ids in seat order) defaults to the pack's default camps,
+    as many as ``players``. ``setup`` (scenarios) overrides positions, HP, hands, plotted
+    cards, the deck top; ``dice`` fixes the dice (scenarios)."""
+    config: dict[str, Any] = {"players": players}
+    if camps is not None:
+        config["camps"] = list(camps)
+    if pack is not None:
+        config["pack"] = str(pack)
+    if setup is not None:
+        config["setup"] = setup
+    if dice is not None:
+        config["dice"] = list(dice)
+    return Game(seed, config)
+
+
+def replay(record: Record) -> "Game":
+    """The game a record describes, replayed submission by submission."""
+    if record.game != GAME_ID:
+        raise DataError("<record>", "game", f"not a board record: {record.game!r}")
+    g = Game(record.seed, record.config)
+    for i, (seat, choice) in enumerate(record.submissions):
+        try:
+            g.submit(seat, choice)
+        except IllegalAction as exc:
+            raise DataError("<record>", f"submissions[{i}]", f"illegal move: {exc}") from None
+    return g
+
+
+class Game:
+    def __init__(self, seed: int, config: dict[str, Any]):
+        self.seed = seed
+        self.config = dict(config)
+        self.pack: Pack = load_pack(config["pack"]) if config.get("pack") else default_pack()
+        players = config.get("players", 4)
+        if not isinstance(players, int) or not 2 <= players <= len(self.pack.camps):
+            raise DataError("config", "players",
+                            f"must be 2 to {len(self.pack.camps)}, not {players!r}")
+        camp_ids = list(config.get("camps") or self.pack.rules["default_camps"][:players])
+        if len(camp_ids) < players:
+            extra = [k for k in self.pack.camps if k not in camp_ids]
+            rng.stream(seed, "camps").shuffle(extra)
+            camp_ids += extra[:players - len(camp_ids)]
+        if len(camp_ids) != players:
+            raise DataError("config", "camps", f"needs {players} camps, got {len(camp_ids)}")
+        check_camp_ids(self.pack, camp_ids, "config.camps")
+        self.n = players
+        self.events: list[Event] = []
+        self.submissions: list[tuple[int, Any]] = []
+        self.round = 1
+        self.turn_seat = 0
+        self.phase = "setup"
+        self.instant = False          # 《刹那の時間》: no 令呪
+        self.result: dict[str, Any] | None = None
+        self._deck_rng = rng.stream(seed, "deck")
+        self._dice_rng = rng.stream(seed, "dice")
+        self._fixed_dice: list[int] | None = list(config["dice"]) if "dice" in config else None
+        self.chars: dict[str, Char] = {}
+        self.camps: list[Camp] = []
+        R = self.pack.rules
+        for seat, kid in enumerate(camp_ids):
+            cd = self.pack.camps[kid]
+            md = self.pack.chars[cd.master]
+            self.camps.append(Camp(seat, kid, cd.name, cd.master, md.ch, md.hand_limit,
+                                   R["command_spells"]))
+            for cid in (cd.master, *cd.servants):
+                d = self.pack.chars[cid]
+                self.chars[cid] = Char(cid, d.name, d.role, seat, d.hp, d.hp, d.at, d.df,
+                                       dict(d.skills), d.abilities, cd.start,
+                                       revives=d.skills.get("revive", 0))
+        self.deck = [f"k{i:02d}" for i in range(len(self.pack.deck))]
+        self._deck_rng.shuffle(self.deck)
+        self.discard: list[str] = []
+        setup = config.get("setup")
+        start_hand = R["start_hand"]
+        if setup is not None:
+            start_hand = self._apply_setup(setup, start_hand)
+        self.phase = "start"
+        for camp in self.camps:
+            if setup is None or "hand" not in setup.get("camps", {}).get(str(camp.seat), {}):
+                self._draw(camp.seat, start_hand)
+        self._gen = self._run()
+        self._current: tuple[int, Decision] | None = None
+        self._advance(None, first=True)
+
+    # ------------------------------------------------------------------ protocol
+    @property
+    def over(self) -> bool:
+        return self.result is not None
+
+    def pending(self) -> dict[int, Decision]:
+        if self._current is None:
+            return {}
+        seat, decision = self._current
+        return {seat: decision}
+
+    def submit(self, seat: int, choice: Any) -> None:
+        if self._current is None:
+            raise IllegalAction("game_over", "the game is over")
+        want, decision = self._current
+        if seat != want:
+            raise IllegalAction("not_your_turn", f"seat {seat} has no decision to make (seat {want} has)",
+                                seat=seat)
+        option = check_choice(decision, choice)
+        self.submissions.append((seat, option))
+        self._advance(option)
+
+    def _advance(self, choice: Any, first: bool = False) -> None:
+        try:
+            self._current = next(self._gen) if first else self._gen.send(choice)
+        except StopIteration:
+            self._current = None
+
+    @property
+    def record(self) -> Record:
+        return Record(GAME_ID, self.seed, dict(self.config), list(self.submissions))
+
+    def clone(self) -> "Game":
+        g = Game(self.seed, self.config)
+        for seat, choice in self.submissions:
+            g.submit(seat, choice)
+        return g
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """Everything ``seat`` may know (``None``: a spectator). Other seats' hands and plotted
+        cards appear only as counts."""
+        out: dict[str, Any] = {
+            "game": GAME_ID, "seat": seat, "players": self.n, "round": self.round,
+            "turn": self.turn_seat, "phase": self.phase, "instant": self.instant,
+            "map": {"width": self.pack.width, "height": self.pack.height,
+                    "areas": [list(r) for r in self.pack.areas]},
+            "chars": [c.public() for c in self.chars.values()],
+            "camps": [c.public() for c in self.camps],
+            "deck_count": len(self.deck),
+            "discard": [self.card_type(k) for k in self.discard],
+            "over": self.over, "result": self.result,
+        }
+        if seat is not None and 0 <= seat < self.n:
+            camp = self.camps[seat]
+            out["hand"] = [{"id": k, "card": self.card_type(k)} for k in camp.hand]
+            out["plotted"] = [{"id": k, "card": self.card_type(k)} for k in camp.plotted]
+        mine = visible(self.events, seat)
+        out["event_count"] = len(mine)
+        out["recent_events"] = [e.to_json() for e in mine[-40:]]
+        p = self.pending()
+        if seat is not None and seat in p:
+            out["decision"] = p[seat].to_json()
+        return out
+
+    # ------------------------------------------------------------------ helpers
+    def card_type(self, kid: str) -> str:
+        return self.pack.deck[int(kid[1:])]
+
+    def card(self, kid: str):
+        return self.pack.cards[self.card_type(kid)]
+
+    def emit(self, _kind: str, /, to: Iterable[int] | None = None, **data: Any) -> None:
+        self.events.append(Event(_kind, data, tuple(to) if to is not None else None))
+
+    def roll(self, why: str) -> int:
+        if self._fixed_dice is not None:
+            if not self._fixed_dice:
+                raise ScenarioError("scenario", "dice", f"ran out of fixed dice ({why})")
+            v = self._fixed_dice.pop(0)
+        else:
+            v = self._dice_rng.randint(1, 6)
+        return v
+
+    @staticmethod
+    def dist(a: tuple[int, int], b: tuple[int, int]) -> int:
+        return abs(a[0] - b[0]) + abs(a[1] - b[1])
+
+    def area(self, pos: tuple[int, int]) -> str:
+        return self.pack.area_name(pos)
+
+    def live_chars(self, seat: int | None = ..., ) -> list[Char]:  # type: ignore[assignment]
+        if seat is ...:
+            return [c for c in self.chars.values() if c.alive]
+        return [c for c in self.chars.values() if c.alive and c.camp == seat]
+
+    def master(self, seat: int) -> Char:
+        return self.chars[self.camps[seat].master]
+
+    def turn_rank(self, from_seat: int | None, seat: int | None) -> int:
+        """How soon ``seat`` plays counting from ``from_seat`` (strays last)."""
+        if seat is None:
+            return self.n
+        if from_seat is None:
+            return seat
+        return (seat - from_seat) % self.n
+
+    def _ask(self, seat: int, kind: str, options: Callable[[], list[Any]] | list[Any],
+             spells: bool = False, **info: Any) -> Flow:
+        """Ask ``seat`` to choose; a single option is taken without asking. With ``spells``
+        the seat may first use 令呪 (between phases / before 《刹那の時間》)."""
+        while True:
+            opts = list(options() if callable(options) else options)
+            if spells and self._can_spell(seat):
+                opts.append(SPELL)
+            if not opts:
+                raise AssertionError(f"no option for {kind}")
+            if len(opts) == 1:
+                return opts[0]
+            choice = yield seat, Decision(kind, tuple(opts), info)
+            if choice == SPELL:
+                yield from self._spell(seat)
+                continue
+            return choice
+
+    # ------------------------------------------------------------------ cards
+    def _draw(self, seat: int, n: int) -> int:
+        camp = self.camps[seat]
+        got: list[str] = []
+        for _ in range(n):
+            if not self.deck:
+                if not self.discard:
+                    break
+                self.deck, self.discard = self.discard, []
+                self._deck_rng.shuffle(self.deck)
+                self.emit("reshuffle", count=len(self.deck))
+            got.append(self.deck.pop())
+        camp.hand.extend(got)
+        self.emit("draw", seat=seat, count=len(got))
+        if got:
+            self.emit("drew", to=(seat,), seat=seat, cards=got,
+                      types=[self.card_type(k) for k in got])
+        return len(got)
+
+    def _discard(self, seat: int, kid: str, why: str) -> None:
+        camp = self.camps[seat]
+        if kid in camp.hand:
+            camp.hand.remove(kid)
+        elif kid in camp.plotted:
+            camp.plotted.remove(kid)
+        self.discard.append(kid)
+        self.emit("card_used", seat=seat, card=self.card_type(kid), why=why)
+
+    def _pay(self, seat: int, pool: str, n: int, why: str) -> Flow:
+        """Pay ``n`` cards from the hand or the plotted cards, chosen one at a time."""
+        camp = self.camps[seat]
+        for i in range(n):
+            cards = camp.hand if pool == "hand" else camp.plotted
+            kid = yield from self._ask(seat, "pay", sorted(cards), pool=pool, left=n - i, why=why)
+            self._discard(seat, kid, why)
+
+    # ------------------------------------------------------------------ damage and death
+    def heal(self, ch: Char, n: int) -> int:
+        before = ch.hp
+        ch.hp = min(ch.max_hp, ch.hp + n)
+        self.emit("heal", char=ch.id, amount=ch.hp - before, hp=ch.hp)
+        return ch.hp - before
+
+    def damage(self, ch: Char, n: int, cause: str) -> None:
+        if n <= 0 or not ch.alive:
+            return
+        ch.hp -= n
+        self.emit("damage", char=ch.id, amount=n, hp=ch.hp, cause=cause)
+        if ch.hp <= 0:
+            if ch.revives > 0:
+                ch.revives -= 1
+                ch.hp = self.pack.rules["revive_hp"]
+                self.emit("revive", char=ch.id, hp=ch.hp)
+            else:
+                self._kill(ch, cause)
+
+    def _kill(self, ch: Char, cause: str) -> None:
+        ch.alive = False
+        ch.hp = min(ch.hp, 0)
+        ch.alone = False
+        self.emit("death", char=ch.id, cause=cause)
+        if ch.role == "master" and ch.camp is not None:
+            camp = self.camps[ch.camp]
+            camp.out = True
+            for kid in camp.hand + camp.plotted:
+                self.discard.append(kid)
+            camp.hand.clear()
+            camp.plotted.clear()
+            camp.territory = None
+            self.emit("camp_out", seat=camp.seat)
+            for s in self.chars.values():
+                if s.alive and s.role == "servant" and s.camp == camp.seat:
+                    s.camp = None
+                    s.alone = False
+                    self.emit("stray", char=s.id)
+
+    def check_end(self) -> None:
+        left = [c for c in self.camps if not c.out]
+        if len(left) <= 1:
+            winner = left[0].seat if left else None
+            self.result = {"winner": winner, "camp": left[0].id if left else None,
+                           "reason": "last_master" if left else "all_masters_dead",
+                           "rounds": self.round}
+            self.phase = "over"
+            self.emit("game_over", winner=winner, reason=self.result["reason"])
+            raise _GameOver
+
+    # ------------------------------------------------------------------ 令呪
+    def _can_spell(self, seat: int) -> bool:
+        camp = self.camps[seat]
+        return not self.instant and not camp.out and camp.spells > 0
+
+    def servant_count_for_suicide(self, seat: int) -> int:
+        """Servants of the camp; a dead 山門 counts as alive if that suits its owner [R-4]."""
+        return sum(1 for c in self.chars.values() if c.role == "servant" and c.camp == seat
+                   and (c.alive or c.skill("gatekeeper")))
+
+    def spell_options(self, seat: int) -> list[str]:
+        opts = ["mana"]
+        master = self.master(seat)
+        servants = [c for c in self.live_chars(seat) if c.role == "servant"]
+        for s in servants:
+            opts += [f"boost_at:{s.id}", f"boost_df:{s.id}"]
+        for s in servants:
+            if s.pos != master.pos and not s.skill("gatekeeper"):
+                opts.append(f"summon:{s.id}")
+        if self.servant_count_for_suicide(seat) >= 2:
+            opts += [f"suicide:{s.id}" for s in servants]
+        return opts + ["cancel"]
+
+    def _spell(self, seat: int) -> Flow:
+        choice = yield from self._ask(seat, "spell", lambda: self.spell_options(seat))
+        if choice == "cancel":
+            return
+        camp = self.camps[seat]
+        camp.spells -= 1
+        kind, _, cid = choice.partition(":")
+        self.emit("spell", seat=seat, spell=kind, char=cid or None, left=camp.spells)
+        R = self.pack.rules
+        if kind == "mana":
+            self._draw(seat, R["spell_mana_draw"])
+        elif kind == "boost_at":
+            self.chars[cid].boost_at += R["spell_boost"]
+        elif kind == "boost_df":
+            self.chars[cid].boost_df += R["spell_boost"]
+        elif kind == "summon":
+            ch = self.chars[cid]
+            ch.pos = self.master(seat).pos
+            self.emit("moved", char=cid, pos=list(ch.pos), area=self.area(ch.pos))
+        elif kind == "suicide":
+            self._kill(self.chars[cid], "suicide")
+
+    # ------------------------------------------------------------------ scenario setup
+    def _apply_setup(self, setup: dict[str, Any], start_hand: int) -> int:
+        where = {self.pack.areas[r][c]: (r, c) for r in range(self.pack.height)
+                 for c in range(self.pack.width)}
+
+        def area(v: Any, key: str) -> tuple[int, int]:
+            if v not in where:
+                raise ScenarioError("setup", key, f"no area named {v!r}")
+            return where[v]
+
+        def take(ctype: Any, key: str) -> str:
+            for i in range(len(self.deck) - 1, -1, -1):
+                if self.card_type(self.deck[i]) == ctype:
+                    return self.deck.pop(i)
+            raise ScenarioError("setup", key, f"no {ctype!r} card left in the deck")
+
+        allowed = {"chars", "camps", "deck", "start_hand", "turn"}
+        for k in setup:
+            if k not in allowed:
+                raise ScenarioError("setup", k, f"unknown key (allowed: {sorted(allowed)})")
+        for cid, spec in setup.get("chars", {}).items():
+            if cid not in self.chars:
+                raise ScenarioError("setup", f"chars.{cid}", "no such character in this game")
+            ch = self.chars[cid]
+            for k, v in spec.items():
+                key = f"chars.{cid}.{k}"
+                if k == "pos":
+                    ch.pos = area(v, key)
+                elif k in ("hp", "at", "df", "max_hp", "revives"):
+                    setattr(ch, k, int(v))
+                elif k == "alone":
+                    ch.alone = bool(v)
+                elif k == "skills":
+                    ch.skills = {**ch.skills, **{str(a): int(b) for a, b in v.items()}}
+                elif k == "dead":
+                    if v:
+                        ch.alive = False
+                        ch.hp = 0
+                elif k == "stray":
+                    if v:
+                        ch.camp = None
+                else:
+                    raise ScenarioError("setup", key, "unknown key")
+        for seat_s, spec in setup.get("camps", {}).items():
+            if not seat_s.isdigit() or int(seat_s) >= self.n:
+                raise ScenarioError("setup", f"camps.{seat_s}", "no such seat")
+            camp = self.camps[int(seat_s)]
+            for k, v in spec.items():
+                key = f"camps.{seat_s}.{k}"
+                if k in ("hand", "plotted"):
+                    getattr(camp, k).extend(take(t, key) for t in v)
+                elif k == "spells":
+                    camp.spells = int(v)
+                elif k == "territory":
+                    camp.territory = {"pos": area(v["pos"], key), "done": bool(v.get("done", False))}
+                else:
+                    raise ScenarioError("setup", key, "unknown key")
+        top = [take(t, "deck") for t in setup.get("deck", [])]
+        self.deck.extend(reversed(top))   # the first listed is drawn first
+        if "turn" in setup:
+            self.turn_seat = int(setup["turn"])
+        return int(setup.get("start_hand", start_hand))
+
+    # ------------------------------------------------------------------ the game
+    def _run(self) -> Flow:
+        from fuyuki.board import phases
+
+        first = self.turn_seat
+        try:
+            while True:
+                for i in range(self.n):
+                    seat = (first + i) % self.n
+                    if self.camps[seat].out:
+                        continue
+                    yield from phases.turn(self, seat)
+                first = 0
+                if self.round >= self.pack.rules["max_rounds"]:
+                    self.result = {"winner": None, "camp": None, "reason": "round_limit",
+                                   "rounds": self.round}
+                    self.phase = "over"
+                    self.emit("game_over", winner=None, reason="round_limit")
+                    return
+                self.round += 1
+        except _GameOver:
+            return
