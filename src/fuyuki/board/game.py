@@ -163,7 +163,7 @@ class Game:
         """Everything ``seat`` may know (``None``: a spectator). Other seats' hands and plotted
         cards appear only as counts."""
         out: dict[str, Any] = {
-            "game": GAME_ID, "seat": seat, "players": self.n, "round": self.round,
+            "game": GAME_ID, "pack": self.config.get("pack"), "seat": seat, "players": self.n, "round": self.round,
             "turn": self.turn_seat, "phase": self.phase, "instant": self.instant,
             "map": {"width": self.pack.width, "height": self.pack.height,
                     "areas": [list(r) for r in self.pack.areas]},
