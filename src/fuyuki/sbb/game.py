@@ -42,6 +42,8 @@ class Game:
         self.s = state
         self.record = record
         self.quiet = quiet
+        #: stop after each round's end check (phase "paused") until :meth:`resume`
+        self.pause_at_round_end = False
 
     # ------------------------------------------------------------------ the public door
     @property
@@ -105,7 +107,15 @@ class Game:
     def clone(self) -> "Game":
         rec = Record(self.record.game, self.record.seed, self.record.config,
                      self.record.submissions.copy())
-        return Game(self.rules, self.s.clone(), rec, self.quiet)
+        game = Game(self.rules, self.s.clone(), rec, self.quiet)
+        game.pause_at_round_end = self.pause_at_round_end
+        return game
+
+    def resume(self) -> None:
+        """Start the next round after a pause at a round's end."""
+        if self.s.phase == "paused" and not self.s.over:
+            self.then(("round_start",))
+            self._run()
 
     # ------------------------------------------------------------------ for the steps
     def emit(self, kind: str, /, to: tuple[int, ...] | None = None, **data: Any) -> None:
@@ -505,6 +515,9 @@ def step_round_end(g: Game) -> None:
             g.end_game("grail")
             return
     s.parent = (s.parent + 1) % s.n
+    if g.pause_at_round_end:
+        s.phase = "paused"
+        return
     g.then(("round_start",))
 
 

@@ -130,7 +130,8 @@ def _return_gems(g: Game, victim: int) -> None:
             g.emit("overseer", seat=k, from_seat=victim, gems=give)
             break
     s.pool += due
-    g.emit("return_gems", seat=victim, gems=due)
+    if due:
+        g.emit("return_gems", seat=victim, gems=due)
 
 
 def _fetch_master(g: Game, seat: int) -> str | None:

@@ -32,11 +32,12 @@ class Rules:
     draw_rule: str = "mana"
     facedown_draw_max: int = 2
     hand_limit: bool = True
+    hand_size: int = 5           # the hand limit of every master when hand_limit is false (v1.x)
     servant_loss_gems: int = 1
     events: tuple[str, ...] = ("luck", "swap", "grail")
     deck_out: str = "reshuffle"
     end_timing: str = "round"
-    victory_gems: int = 12
+    victory_gems: int = 12       # 0: no gem-count victory (v1.x: most gems wins at the end)
     vessel_ends_game: bool = False
     round_cap: int = 500
     land_modifiers: bool = False
@@ -49,7 +50,8 @@ class Rules:
     berserker_penalty: bool = True
     # mode values (data/modes/*.toml)
     fetch_ignored: bool = False
-    shirou_blades_vs: tuple[str, ...] = ()   # servants (or "dark_master") his 無限の剣製 answers
+    shirou_blades_vs: tuple[str, ...] = ()   # servant or master ids his 無限の剣製 answers
+    blades_as: str = ""          # the servant whose 宝具 effect "infinite_blades" uses
     start_dark: bool = False
     set_aside: tuple[str, ...] = ()
     power_override: dict[str, int] = field(default_factory=dict)
@@ -65,12 +67,25 @@ class Rules:
     def gems_conserved(self) -> bool:
         return not self.unlimited_gems
 
+    def check_players(self, n: int) -> None:
+        """A DataError saying why ``n`` players cannot play these rules (nothing if they can)."""
+        if n in self.players:
+            return
+        what = f"the edition {self.edition!r}"
+        if self.mode != "standard":
+            what += f" with the mode {self.mode!r}"
+        from fuyuki.sbb.modes import player_limit_reason
+
+        reason = player_limit_reason(self, n)
+        raise DataError("--players", "players", f"{n} players cannot play {what}: {reason} "
+                        f"(allowed: {list(self.players)})")
+
 
 _EDITION_KEYS = {
     "id", "name", "players", "gem_pool", "deal", "draft_pack", "opening_hand", "draw_rule",
     "facedown_draw_max", "hand_limit", "servant_loss_gems", "events", "deck_out", "end_timing",
     "victory_gems", "vessel_ends_game", "round_cap", "land_modifiers", "auto_np", "tsubame",
-    "fetch_trigger", "masters", "servants",
+    "fetch_trigger", "masters", "servants", "hand_size", "card_params",
 }
 
 
@@ -95,11 +110,12 @@ def _edition_values(name: str) -> dict:
         draw_rule=t.str("draw_rule", choices=("mana", "one")),
         facedown_draw_max=t.int("facedown_draw_max", lo=0),
         hand_limit=t.bool("hand_limit"),
+        hand_size=t.int("hand_size", 5, lo=0),
         servant_loss_gems=t.int("servant_loss_gems", lo=-1),
         events=tuple(t.list("events")),
         deck_out=t.str("deck_out", choices=("reshuffle", "end")),
         end_timing=t.str("end_timing", choices=("round", "immediate")),
-        victory_gems=t.int("victory_gems", lo=1),
+        victory_gems=t.int("victory_gems", lo=0),
         vessel_ends_game=t.bool("vessel_ends_game"),
         round_cap=t.int("round_cap", lo=1),
         land_modifiers=t.bool("land_modifiers"),
@@ -109,7 +125,22 @@ def _edition_values(name: str) -> dict:
         masters=tuple(t.list("masters")),
         servants=tuple(t.list("servants")),
     )
+    params = t.table("card_params", {})
+    v["card_params"] = {cid: params.table(cid).data for cid in params.data}
     return v
+
+
+def _apply_card_params(cs: CardSet, card_params: dict) -> CardSet:
+    """An edition's values for named cards' ability parameters (イリヤ's 7 gems in v1.x).
+    A card or a parameter the card set does not have is left alone."""
+    masters = dict(cs.masters)
+    for cid, params in card_params.items():
+        m = masters.get(cid)
+        if m is None:
+            continue
+        new = {k: params.get(k, v) for k, v in m.params.items()}
+        masters[cid] = replace(m, params=new)
+    return replace(cs, masters=masters)
 
 
 def load_rules(edition: str = "final", mode: str | None = None, options: tuple[str, ...] = (),
@@ -118,6 +149,9 @@ def load_rules(edition: str = "final", mode: str | None = None, options: tuple[s
     user's card file. Every unknown name or impossible combination is a DataError."""
     cs = load_cards(cards)
     values = _edition_values(edition)
+    card_params = values.pop("card_params")
+    if card_params:
+        cs = _apply_card_params(cs, card_params)
     for key in ("masters", "servants"):
         pool = cs.masters if key == "masters" else cs.servants
         ids = values[key]

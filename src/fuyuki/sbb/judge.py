@@ -1,0 +1,210 @@
+"""The rules judge: one round from the bids to the end of the round, explained.
+
+A scenario (TOML, format in the README and docs/judge.md) fixes the lands' gems, the pool,
+the parent, every seat's cards, gems and bid, and the answers to optional decisions. The
+judge builds that state, resolves reveal, battles, events, the draw step and the end check
+with the real engine, and reports every step.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from fuyuki.core.data import Table, read_toml
+from fuyuki.core.errors import DataError, ScenarioError
+from fuyuki.core.record import Record
+from fuyuki.core.rng import stream
+from fuyuki.sbb.cards import parse_action
+from fuyuki.sbb.game import Game, new_game
+from fuyuki.sbb.rules import Rules
+from fuyuki.sbb.state import State
+from fuyuki.sbb.text import render
+
+SEAT_KEYS = ["master", "servant", "gems", "dark", "revealed", "bid", "hand", "choices", "coins"]
+CHOICE_KEYS = ["substitute", "jewel", "luck", "swap", "tsubame"]
+TOP_KEYS = ["players", "parent", "pool", "seed", "edition", "mode", "options", "lands", "seat",
+            "round", "title", "expect"]
+
+
+@dataclass
+class Verdict:
+    game: Game
+    log: list[str]
+    result: dict[str, Any]
+
+
+def load_scenario(path: str | Path, cards: str | Path | None = None) -> tuple[Game, list[dict]]:
+    """Build the game a scenario describes, waiting for the bids to be revealed."""
+    p = str(path)
+    data = read_toml(path, ScenarioError)
+    top = Table(data, p, error=ScenarioError)
+    top.check_keys(TOP_KEYS)
+    try:
+        options = tuple(top.list("options", []))
+        rules = Rules.preset(top.str("edition", "final"), top.str("mode", "standard"), options,
+                             cards)
+    except ScenarioError:
+        raise
+    except DataError as exc:
+        raise ScenarioError(p, exc.key if exc.file.startswith("--") else f"{exc.file}: {exc.key}",
+                            exc.reason) from None
+    n = top.int("players", lo=1, hi=9)
+    if n not in rules.players:
+        raise top.fail("players", f"{n} players is not allowed in this edition/mode "
+                       f"(allowed: {list(rules.players)})")
+    parent = top.int("parent", 0, lo=0, hi=n - 1)
+    cs = rules.cards
+    lands_t = top.table("lands")
+    lands = []
+    gems_on = []
+    for land_id in lands_t.data:
+        if land_id not in cs.lands:
+            raise lands_t.fail(land_id, f"no land with id {land_id!r} (known: {list(cs.lands)})")
+    for land_id in cs.lands:  # table order
+        if lands_t.has(land_id):
+            lands.append(land_id)
+            gems_on.append(lands_t.int(land_id, lo=0))
+    if not lands:
+        raise top.fail("lands", "at least one land must be in play")
+    seats = top.tables("seat")
+    if len(seats) != n:
+        raise top.fail("seat", f"{len(seats)} [[seat]] tables for {n} players")
+    seed = top.int("seed", 0)
+    state = State(n, stream(seed, "sbb-judge"))
+    state.parent = parent
+    state.round = top.int("round", 1, lo=1)
+    state.lands = lands
+    state.gems_on = gems_on
+    state.pool = top.int("pool", lo=0)
+    colours = {cs.lands[l].colour for l in lands}
+    deck: list[str] = []
+    for land in lands:
+        deck.extend(cs.actions_of(cs.lands[land].colour))
+    events = [e for e in rules.events if e in cs.events]
+    deck.extend(events)
+    state.luck_cards = tuple(e for e in events if cs.events[e].kind == "luck")
+    choices: list[dict] = []
+    bids: dict[int, str] = {}
+    masters, servants = list(rules.masters), list(rules.servants)
+    for i, st in enumerate(seats):
+        st.check_keys(SEAT_KEYS)
+        m = st.str("master", choices=masters)
+        sv = st.str("servant", choices=servants)
+        masters.remove(m)
+        servants.remove(sv)
+        state.master[i], state.servant[i] = m, sv
+        state.gems[i] = st.int("gems", 0, lo=0)
+        state.coins[i] = st.int("coins", 1 if rules.coins else 0, lo=0)
+        state.dark[i] = st.bool("dark", False)
+        if state.dark[i] and cs.masters[m].ability != "darken":
+            raise st.fail("dark", f"only a master with the 黒化 ability can be dark, not {m!r}")
+        rev = st.list("revealed", [])
+        for r in rev:
+            if r not in ("master", "servant"):
+                raise st.fail("revealed", f"must list 'master' and/or 'servant', not {r!r}")
+        state.m_up[i] = "master" in rev
+        state.s_up[i] = "servant" in rev
+        hand = st.list("hand", [])
+        bid = st.str("bid", "pass")
+        for k, card in enumerate(hand + ([bid] if bid != "pass" else [])):
+            where = f"hand[{k}]" if k < len(hand) else "bid"
+            if not isinstance(card, str):
+                raise st.fail(where, f"must be a card id, not {card!r}")
+            a = parse_action(card)
+            if a is None and card not in events:
+                raise st.fail(where, f"{card!r} is not a card of this game (actions are "
+                              "<colour>-<sortie|np>-<value>; events: " + ", ".join(events) + ")")
+            if a is not None and a.colour not in colours:
+                raise st.fail(where, f"{card!r}: no land of colour {a.colour!r} is in play")
+            if card not in deck:
+                raise st.fail(where, f"{card!r}: more copies than the deck holds")
+            deck.remove(card)
+        state.hand[i] = list(hand)
+        if bid != "pass":
+            bids[i] = bid
+            state.hand[i].append(bid)  # the reveal takes it from the hand
+        ch = st.table("choices", {})
+        ch.check_keys(CHOICE_KEYS)
+        c = {
+            "substitute": ch.bool("substitute", False),
+            "jewel": ch.str("jewel", ""),
+            "luck": ch.bool("luck", False),
+            "swap": ch.int("swap", -1, lo=0, hi=n - 1),
+            "tsubame": ch.int("tsubame", -1, lo=0, hi=n - 1),
+        }
+        if c["jewel"] and c["jewel"] not in hand:
+            raise ch.fail("jewel", f"{c['jewel']!r} is not in this seat's hand")
+        if c["luck"] and not any(h in state.luck_cards for h in hand):
+            raise ch.fail("luck", "this seat holds no 強運 in its hand")
+        if bid != "pass" and bid in cs.events and cs.events[bid].kind == "swap":
+            if c["swap"] < 0:
+                raise ch.fail("swap", "missing: とりかえっこプリーズ must name a target seat")
+            if c["swap"] == i:
+                raise ch.fail("swap", "the target must be another seat")
+        choices.append(c)
+    state.rng.shuffle(deck)
+    state.adeck = deck
+    state.mdeck = masters
+    state.sdeck = servants
+    state.rng.shuffle(state.mdeck)
+    state.rng.shuffle(state.sdeck)
+    state.phase = "bid"
+    record = Record("sbb-judge", seed, {"scenario": p})
+    game = Game(rules, state, record)
+    game.pause_at_round_end = True
+    state.stack.append(("reveal", bids))
+    return game, choices
+
+
+def answer(decision, seat: int, choice: dict) -> Any:
+    """The scenario's answer to an optional decision (absent: decline)."""
+    kind = decision.kind
+    opts = decision.options
+    if kind == "substitute":
+        return "yes" if choice["substitute"] else "no"
+    if kind == "jewel":
+        return choice["jewel"] if choice["jewel"] in opts else "pass"
+    if kind == "luck":
+        if choice["luck"] and "use" in opts and seat in decision.info.get("targets", ()):
+            return "use"
+        return "decline"
+    if kind in ("swap", "tsubame"):
+        target = choice[kind]
+        return target if target in opts else opts[0]
+    return opts[0]
+
+
+def judge(path: str | Path, lang: str = "ja", cards: str | Path | None = None) -> Verdict:
+    """Resolve the scenario's round and explain every step."""
+    from fuyuki.sbb import battle, losses  # noqa: F401  (registers their steps)
+
+    game, choices = load_scenario(path, cards)
+    game._run()
+    while game.pending():
+        for seat, d in game.pending().items():
+            game.submit(seat, answer(d, seat, choices[seat]))
+    s = game.s
+    log = [render(e, lang) for e in s.events]
+    seats = []
+    for i in range(s.n):
+        rec: dict[str, Any] = {
+            "gems": s.gems[i], "master": s.master[i], "servant": s.servant[i],
+            "master_lost": s.lost_master[i], "servant_lost": s.lost_servant[i],
+            "revealed": [w for w, up in (("master", s.m_up[i]), ("servant", s.s_up[i])) if up],
+            "hand_size": len(s.hand[i]),
+        }
+        if game.rules.coins:
+            rec["coins"] = s.coins[i]
+        seats.append(rec)
+    result = {
+        "lands": {land: s.gems_on[i] for i, land in enumerate(s.lands)},
+        "pool": s.pool,
+        "next_parent": s.parent,
+        "seats": seats,
+        "game_over": s.over,
+        "winners": s.result["winners"] if s.result else [],
+        "log": log,
+    }
+    return Verdict(game, log, result)

@@ -1,0 +1,394 @@
+"""Determinization: whole engine games consistent with what one seat knows.
+
+A bot that searches needs complete games to play forward, but it may only know what its
+own view shows. :class:`Sampler` reads **one seat's view** (``game.view(seat)``) and,
+optionally, that seat's own event history (``game.visible_events(seat)``) and builds fresh
+:class:`fuyuki.sbb.game.Game` objects whose hidden parts are drawn at random among those
+the seat cannot rule out:
+
+- the face-down masters and servants of the other seats;
+- the other seats' hands (their sizes are public);
+- the order and content of the three decks (their sizes are public).
+
+What the seat knows and the sampler respects:
+
+- its own hand, master, servant, bid and open decision;
+- every face-up card, the three discards, the revealed bids, gems, the parent, the round;
+- the drafts (``view["me"]["seen"]``): a seat that picked *after* this seat in a draft
+  kept a card of the pack this seat passed on; one that picked *before* it kept a card
+  that was not in the pack this seat received. This holds for as long as the drafted card
+  may still be in that seat's hands. With the event history the sampler follows every
+  replacement and swap seat by seat; from the view alone it uses the draft only while no
+  master (servant) has ever been replaced or swapped, which the deck sizes tell;
+- with the event history, the servants a swap showed to this seat (``swap_cards``).
+
+Every sampled game shows the seat exactly its real view (a test checks it), except that
+during sealed bids nobody has locked a bid yet: the search treats the bids as simultaneous.
+
+The sampled game stands at the seat's open decision, ready for ``pending()``/``submit()``.
+The decisions the sampler can rebuild the rule stack for are listed in :data:`SUPPORTED`
+(drafts, the extra gem, the sealed bid, 宝石魔術, とりかえっこプリーズ); for a decision taken in
+the middle of an effect (強運, 身代わり, つばめ返し) it raises :class:`Unsupported`.
+
+Usage::
+
+    from fuyuki.sbb.sampling import Sampler
+    sampler = Sampler(game.view(seat), rules=game.rules, events=game.visible_events(seat))
+    world = sampler.sample(random.Random(1))     # a new quiet Game
+    world.pending()                               # the seat's decision is open in it
+
+The sampler never receives the real game: only the view, the visible events and the rules.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any, Iterable
+
+from fuyuki.core.errors import FuyukiError
+from fuyuki.core.protocol import Decision
+from fuyuki.core.record import Record
+from fuyuki.sbb.cards import parse_action
+from fuyuki.sbb.rules import Rules
+from fuyuki.sbb.state import State
+
+SUPPORTED = ("draft_master", "draft_servant", "place_gem", "bid", "jewel", "swap")
+_TABLE_PHASES = ("reveal", "battle", "events")   # bids lie on the table, not yet discarded
+
+
+class Unsupported(FuyukiError):
+    """The sampler cannot rebuild the rule stack for this decision."""
+
+
+class SamplingError(FuyukiError):
+    """The view is inconsistent with the rules (a bug somewhere: never expected)."""
+
+
+def _rules_for(view: dict[str, Any]) -> Rules:
+    from fuyuki.sbb.game import default_rules
+
+    if view.get("edition", "final") == "final" and not view.get("mode"):
+        return default_rules()
+    return Rules.preset(view["edition"], view.get("mode"))
+
+
+class Sampler:
+    """Builds games consistent with ``view`` (one seat's view). Build once per decision,
+    then call :meth:`sample` as often as wanted (each call is cheap)."""
+
+    def __init__(self, view: dict[str, Any], rules: Rules | None = None,
+                 events: Iterable[Any] | None = None) -> None:
+        if view.get("seat") is None or "me" not in view:
+            raise SamplingError("a seat's view is needed (not a spectator's)")
+        self.view = view
+        self.rules = rules or _rules_for(view)
+        cs = self.rules.cards
+        self.n = n = view["players"]
+        self.me = me = view["seat"]
+        mine = view["me"]
+        self.decision_json = mine.get("decision")
+        self.phase = view["phase"]
+        seats = view["seats"]
+        self.parent0 = (view["parent"] - max(view["round"] - 1, 0)) % n
+
+        # ---- what happened to each seat's master and servant (with the event history)
+        prov = self._provenance(events) if events is not None else None
+        known_private: dict[tuple[int, str], str] = {}
+        if events is not None:
+            for e in events:
+                if e.kind == "swap_cards":
+                    d = e.data
+                    known_private[(d["seat"], "servant")] = d["now_seat"]
+                    known_private[(d["target"], "servant")] = d["now_target"]
+                elif e.kind in ("lost", "new_servant", "new_master", "new_master_up"):
+                    known_private.pop((e.data["seat"], "master" if "master" in e.kind
+                                       or e.data.get("what") == "master" else "servant"), None)
+
+        # ---- masters and servants: slots to fill and decks
+        self.slots: dict[str, list[tuple[int, frozenset | None]]] = {}
+        self.pools: dict[str, list[str]] = {}
+        self.fixed: dict[str, dict[int, str]] = {}
+        for what in ("master", "servant"):
+            everyone = list(self.rules.masters if what == "master" else self.rules.servants)
+            drafted = self.phase != "draft_" + what and not (
+                self.phase == "draft_master" and what == "servant")
+            fixed: dict[int, str] = {}
+            known = Counter(view["discards"][what])
+            pack: tuple = ()
+            if self.phase == "draft_" + what and self.decision_json:
+                pack = tuple(self.decision_json["options"])
+                known.update(pack)
+            for p in seats:
+                i = p["seat"]
+                card = None
+                if i == me:
+                    card = mine[what]
+                elif p[what]:
+                    card = p[what]
+                elif (i, what) in known_private and not p[what + "_up"]:
+                    card = known_private[(i, what)]
+                if card:
+                    fixed[i] = card
+                    known[card] += 1
+            unknown = Counter(everyone)
+            unknown.subtract(known)
+            if any(v < 0 for v in unknown.values()):
+                raise SamplingError(f"more {what} cards are known than exist: {dict(known)}")
+            pool = sorted(unknown.elements())
+            holders = self._holders(what, drafted, fixed)
+            constraint = self._draft_constraint(what, holders, prov, pool, view, everyone)
+            self.slots[what] = [(i, constraint.get(i)) for i in holders]
+            deck_size = view["decks"][what]
+            if len(pool) != len(holders) + deck_size:
+                raise SamplingError(
+                    f"{what}: {len(pool)} unknown cards for {len(holders)} hidden seats and "
+                    f"a deck of {deck_size}")
+            self.pools[what] = pool
+            self.fixed[what] = fixed
+
+        # ---- action cards
+        full: list[str] = []
+        for land in view["lands"]:
+            full.extend(cs.actions_of(cs.lands[land["id"]].colour))
+        self.event_cards = [e for e in self.rules.events if e in cs.events]
+        full.extend(self.event_cards)
+        known = Counter(mine["hand"])
+        known.update(view["discards"]["action"])
+        self.table_bids = [p["bid"] for p in seats] if self.phase in _TABLE_PHASES + ("draw",) \
+            else [None] * n
+        if self.phase in _TABLE_PHASES:
+            known.update(b for b in self.table_bids if b)
+        unknown = Counter(full)
+        unknown.subtract(known)
+        if any(v < 0 for v in unknown.values()):
+            raise SamplingError(f"more action cards are known than exist: {dict(known)}")
+        self.action_pool = sorted(unknown.elements())
+        self.hand_sizes = [0 if p["seat"] == me else p["hand_size"] for p in seats]
+        if len(self.action_pool) != sum(self.hand_sizes) + view["decks"]["action"]:
+            raise SamplingError(
+                f"action cards: {len(self.action_pool)} unknown for hands {self.hand_sizes} "
+                f"and a deck of {view['decks']['action']}")
+        self.luck_cards = tuple(e for e in self.event_cards if cs.events[e].kind == "luck")
+        if self.decision_json is None:
+            raise Unsupported("the seat has no open decision")
+        if self.decision_json["kind"] not in SUPPORTED:
+            raise Unsupported(f"cannot rebuild the state for a {self.decision_json['kind']!r} "
+                              "decision")
+
+    # ------------------------------------------------------------------ knowledge
+    def _pick_index(self, what: str, seat: int) -> int:
+        n = self.n
+        if what == "master":
+            return (seat - self.parent0) % n
+        return ((self.parent0 - 1) - seat) % n
+
+    def _holders(self, what: str, drafted: bool, fixed: dict[int, str]) -> list[int]:
+        """Seats whose card of this kind is hidden from us."""
+        if self.phase == "draft_" + what:
+            k = self._pick_index(what, self.me)
+            return [i for i in range(self.n) if i != self.me and i not in fixed
+                    and self._pick_index(what, i) < k]
+        if not drafted:
+            return []
+        return [i for i in range(self.n) if i not in fixed]
+
+    @staticmethod
+    def _provenance(events: Iterable[Any]) -> dict[tuple[int, str], int]:
+        """For each (seat, kind): the seat whose drafted card it still is, or -1 (replaced)."""
+        prov: dict[tuple[int, str], int] = {}
+        for e in events:
+            d = e.data
+            if e.kind in ("draft_pass",):
+                prov[(d["seat"], d["kind"])] = d["seat"]
+            elif e.kind == "lost":
+                prov[(d["seat"], d["what"])] = -1
+            elif e.kind in ("new_master_up", "fetch", "fetch_back"):
+                prov[(d["seat"], "master")] = -1
+            elif e.kind == "swap":
+                a, b = (d["seat"], "servant"), (d["target"], "servant")
+                prov[a], prov[b] = prov.get(b, -1), prov.get(a, -1)
+        return prov
+
+    def _draft_constraint(self, what, holders, prov, pool, view, everyone):
+        """Allowed cards per hidden seat from what we saw in the draft."""
+        seen = set(view["me"]["seen"])
+        names = set(everyone)
+        my_pack = seen & names
+        if not my_pack or self.rules.deal != "draft":
+            return {}
+        if self.phase == "draft_" + what:
+            pack = set(self.decision_json["options"]) if self.decision_json else my_pack
+            return {i: frozenset(c for c in pool if c not in pack) for i in holders}
+        if prov is None:
+            # from the view alone: only while nobody's card of this kind was ever replaced
+            # (a replacement draws from the deck) nor swapped (a swap card was played)
+            total = len(everyone)
+            pristine = view["decks"][what] + len(view["discards"][what]) == total - self.n \
+                and not view["discards"][what] and view["decks"][what] == total - self.n
+            if what == "servant":
+                played = list(view["discards"]["action"]) + [p["bid"] for p in view["seats"]]
+                if any(c and c in self.rules.cards.events and
+                       self.rules.cards.events[c].kind == "swap" for c in played):
+                    pristine = False
+            if not pristine:
+                return {}
+        mine = view["me"][what]
+        my_k = self._pick_index(what, self.me)
+        later = frozenset(c for c in pool if c in my_pack and c != mine)
+        earlier = frozenset(c for c in pool if c not in my_pack)
+        out = {}
+        for i in holders:
+            owner = i if prov is None else prov.get((i, what), -1)
+            if owner < 0 or owner == self.me:
+                continue
+            out[i] = later if self._pick_index(what, owner) > my_k else earlier
+        return out
+
+    # ------------------------------------------------------------------ sampling
+    @staticmethod
+    def _assign(rng: random.Random, slots, pool: list[str]):
+        """Give each slot a distinct card of ``pool`` within its allowed set; the rest of
+        the pool is the deck (shuffled)."""
+        for _ in range(50):
+            left = pool.copy()
+            rng.shuffle(left)
+            got: dict[int, str] = {}
+            order = sorted(slots, key=lambda s: (len(s[1]) if s[1] is not None else 1 << 30,
+                                                 rng.random()))
+            ok = True
+            for seat, allowed in order:
+                choices = [j for j, c in enumerate(left) if allowed is None or c in allowed]
+                if not choices:
+                    ok = False
+                    break
+                j = choices[0]     # ``left`` is shuffled: the first allowed is uniform
+                got[seat] = left.pop(j)
+            if ok:
+                return got, left
+        # a constraint we could not meet (should not happen): drop the constraints
+        left = pool.copy()
+        rng.shuffle(left)
+        return {seat: left.pop() for seat, _ in slots}, left
+
+    def sample(self, rng: random.Random):
+        """A new quiet :class:`~fuyuki.sbb.game.Game` consistent with the view."""
+        from fuyuki.sbb.game import Game
+
+        v, n, me, cs = self.view, self.n, self.me, self.rules.cards
+        s = State(n, random.Random(rng.getrandbits(64)))
+        s.parent, s.round, s.pool, s.phase = v["parent"], v["round"], v["pool"], v["phase"]
+        s.lands = [land["id"] for land in v["lands"]]
+        s.gems_on = [land["gems"] for land in v["lands"]]
+        seats = v["seats"]
+        s.gems = [p["gems"] for p in seats]
+        if self.rules.coins:
+            s.coins = [p.get("coins", 0) for p in seats]
+        for what in ("master", "servant"):
+            got, deck = self._assign(rng, self.slots[what], self.pools[what])
+            cards = [""] * n
+            for i, c in self.fixed[what].items():
+                cards[i] = c
+            for i, c in got.items():
+                cards[i] = c
+            if what == "master":
+                s.master, s.mdeck, s.mdisc = cards, deck, list(v["discards"]["master"])
+            else:
+                s.servant, s.sdeck, s.sdisc = cards, deck, list(v["discards"]["servant"])
+        s.m_up = [p["master_up"] for p in seats]
+        s.s_up = [p["servant_up"] for p in seats]
+        dark = []
+        for p in seats:
+            i = p["seat"]
+            if i == me:
+                dark.append(bool(v["me"]["dark"]))
+            elif p["master_up"]:
+                dark.append(bool(p["dark"]))
+            else:
+                dark.append(bool(self.rules.start_dark and s.master[i]
+                                 and cs.masters[s.master[i]].ability == "darken"
+                                 and not v["discards"]["master"]))
+        s.dark = dark
+        pool = self.action_pool.copy()
+        rng.shuffle(pool)
+        hands = []
+        at = 0
+        for i in range(n):
+            if i == me:
+                hands.append(list(v["me"]["hand"]))
+            else:
+                k = self.hand_sizes[i]
+                hands.append(pool[at:at + k])
+                at += k
+        s.hand = hands
+        s.adeck = pool[at:]
+        s.adisc = list(v["discards"]["action"])
+        s.seen[me] = list(v["me"]["seen"])
+        s.bids = list(self.table_bids)
+        s.luck_cards = self.luck_cards
+        self._stack_and_ask(s)
+        rec = Record("sbb", 0, {"players": n, "edition": self.rules.edition,
+                                "mode": self.rules.mode, "options": list(self.rules.options),
+                                "sampled": True})
+        return Game(self.rules, s, rec, True)
+
+    def _stack_and_ask(self, s: State) -> None:
+        """Rebuild the rule stack and the open decisions at the seat's decision."""
+        d = self.decision_json
+        kind, me, n = d["kind"], self.me, self.n
+        decision = Decision(kind, tuple(d["options"]), dict(d.get("info") or {}))
+        todo: list[tuple] = []
+        asks = {me: decision}
+        if kind in ("draft_master", "draft_servant"):
+            what = kind.removeprefix("draft_")
+            cont = ("draft_picked", what, me, decision.options, self._pick_index(what, me))
+            if what == "master":
+                todo = [("draft_start", "servant"), ("deal",), ("round_start",)]
+            else:
+                todo = [("deal",), ("round_start",)]
+        elif kind == "place_gem":
+            cont = ("place_extra",)
+        elif kind == "bid":
+            cont = ("reveal",)
+            for i in range(n):
+                if i != me and s.hand[i]:
+                    asks[i] = Decision("bid", tuple(sorted(set(s.hand[i]))))
+        elif kind == "jewel":
+            li = s.lands.index(decision.info["land"])
+            colour = self.rules.cards.lands[s.lands[li]].colour
+            parts = []
+            for seat in s.order():
+                a = parse_action(s.bids[seat]) if s.bids[seat] else None
+                if a is not None and a.colour == colour:
+                    parts.append(seat)
+            cont = ("battle_fight", li, tuple(parts))
+            todo = [("battle", j) for j in range(li + 1, len(s.lands))]
+            todo += [("events_resolve",), ("cleanup",), ("draw_step",), ("round_end",)]
+        elif kind == "swap":
+            cont = ("swap_do", me)
+            order = s.order()
+            evs = self.rules.cards.events
+            after = False
+            for seat in order:
+                card = s.bids[seat]
+                k = evs[card].kind if card in evs else None
+                if seat == me:
+                    after = True
+                    continue
+                if after and k == "swap":
+                    todo.append(("swap_ask", seat, tuple(s.seats_from(seat)[1:])))
+                elif after and k == "grail":
+                    todo.append(("grail", seat))
+                elif not after and k == "grail":
+                    s.grail = True
+            todo += [("cleanup",), ("draw_step",), ("round_end",)]
+        else:   # pragma: no cover - guarded in __init__
+            raise Unsupported(kind)
+        s.stack = list(reversed(todo))
+        s.asking, s.answers, s.cont = asks, {}, cont
+
+
+def sample_world(view: dict[str, Any], rng: random.Random, rules: Rules | None = None,
+                 events: Iterable[Any] | None = None):
+    """One game consistent with ``view`` (see :class:`Sampler`)."""
+    return Sampler(view, rules, events).sample(rng)

@@ -1,0 +1,207 @@
+"""A setup hook for studies: fixed pairings and random assignment instead of the drafts.
+
+The balance simulator (and anyone studying a card) needs two setups the printed rules do
+not have:
+
+- **fixed pairings** — a seat is given a chosen master and servant (``--fix
+  0=sakura+gilgamesh``); those two cards leave the decks and the seat takes no part in the
+  drafts, which the other seats play as usual, passing over the fixed seats;
+- **random assignment** — every seat without a fixed pairing is dealt one master and one
+  servant at random (the v1.x deal), so every card gets the same exposure; no draft is asked.
+
+Use it in two calls, so that a caller can place its pairings relative to the first parent
+(chosen at random by the setup and public)::
+
+    g = start(players, seed, rules)               # the setup step has run; nothing asked yet
+    parent = g.view(None)["parent"]
+    deal(g, fixed={parent: ("sakura", "gilgamesh")}, assign="draft")   # runs to the 1st decision
+
+``new_game(...)`` does both at once. Everything after the deal is the unchanged engine: the
+game replays from its record with :func:`replay` (the record's ``config["setup"]`` says what
+was fixed). Each fixed seat learns its cards through a private ``dealt`` event, like a v1.x
+deal; nobody else sees them.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Mapping
+
+from fuyuki.core.errors import DataError, IllegalAction
+from fuyuki.core.protocol import Decision
+from fuyuki.core.record import Record
+from fuyuki.core.rng import stream
+from fuyuki.sbb.game import STEPS, Game, _start_dark, default_rules, step
+from fuyuki.sbb.rules import Rules
+from fuyuki.sbb.state import State
+
+ASSIGN = ("draft", "random")
+_REPLACED = ("draft_start", "deal_random")
+
+
+def start(players: int = 4, seed: int | None = None, rules: Rules | None = None,
+          *, quiet: bool = False) -> Game:
+    """A new game where only the setup step has run (decks shuffled, first parent chosen).
+    Call :func:`deal` on it before anything else."""
+    from fuyuki.sbb import battle, losses  # noqa: F401  (registers their steps)
+
+    rules = rules or default_rules()
+    if players not in rules.players:
+        raise IllegalAction("bad_players", f"{players} players is not allowed in this game "
+                            f"(allowed: {list(rules.players)})", players=players)
+    if seed is None:
+        seed = secrets.randbelow(2**31)
+    state = State(players, stream(seed, "sbb"))
+    record = Record("sbb", seed, {"players": players, "edition": rules.edition,
+                                  "mode": rules.mode, "options": list(rules.options)})
+    game = Game(rules, state, record, quiet)
+    op = ("setup",)
+    STEPS[op[0]](game)
+    return game
+
+
+def deal(game: Game, fixed: Mapping[int, tuple[str, str]] | None = None,
+         assign: str = "draft") -> Game:
+    """Give each seat of ``fixed`` its (master id, servant id), replace the drafts by a
+    random deal if ``assign == "random"``, and run the game to its first decision.
+
+    A DataError names the bad seat or card: an unknown id, a card the rules leave out, a card
+    fixed twice, a seat out of range.
+    """
+    fixed = dict(fixed or {})
+    if assign not in ASSIGN:
+        raise DataError("--assign", "assign", f"must be one of {list(ASSIGN)}, not {assign!r}")
+    s, r = game.s, game.rules
+    if s.phase != "setup" or s.asking or not any(op[0] in _REPLACED for op in s.stack):
+        raise IllegalAction("not_at_setup", "the setup hook works only right after start()")
+    _check_fixed(fixed, s.n, list(r.masters), list(r.servants), r.set_aside)
+    for seat, (master, servant) in sorted(fixed.items()):
+        for deck in (s.mdeck, s.mdisc):
+            if master in deck:
+                deck.remove(master)
+        s.sdeck.remove(servant)
+        s.master[seat], s.servant[seat] = master, servant
+        game.emit("dealt", to=(seat,), seat=seat, master=master, servant=servant, fixed=True)
+    free = tuple(seat for seat in s.order() if seat not in fixed)
+    if fixed or assign != r.deal:
+        # replace the rules' own deal (drafts or random deal) by the same on the free seats
+        if assign == "random":
+            new = [("deal_random_free", free)]
+        else:
+            new = [("draft_free", "master", free), ("draft_free", "servant", free)]
+        stack = s.stack
+        at = max(i for i, op in enumerate(stack) if op[0] in _REPLACED)
+        below = [op for op in stack[:at] if op[0] not in _REPLACED]
+        above = [op for op in stack[at + 1:] if op[0] not in _REPLACED]
+        stack[:] = below + list(reversed(new)) + above
+    game.record.config["setup"] = {"assign": assign,
+                                   "fixed": {str(k): list(v) for k, v in sorted(fixed.items())}}
+    game._run()
+    return game
+
+
+def new_game(players: int = 4, seed: int | None = None, rules: Rules | None = None, *,
+             fixed: Mapping[int, tuple[str, str]] | None = None, assign: str = "draft",
+             quiet: bool = False) -> Game:
+    """:func:`start` then :func:`deal`."""
+    return deal(start(players, seed, rules, quiet=quiet), fixed, assign)
+
+
+def replay(record: Record, rules: Rules | None = None, *, quiet: bool = False) -> Game:
+    """Replay a record made through this hook (or a plain one: no ``setup`` key = drafts)."""
+    setup = record.config.get("setup", {"assign": "draft", "fixed": {}})
+    fixed = {int(k): (v[0], v[1]) for k, v in setup.get("fixed", {}).items()}
+    g = new_game(int(record.config["players"]), record.seed, rules, fixed=fixed,
+                 assign=setup.get("assign", "draft"), quiet=quiet)
+    for seat, choice in record.submissions:
+        g.submit(seat, choice)
+    return g
+
+
+def _check_fixed(fixed: dict, n: int, masters: list[str], servants: list[str],
+                 set_aside: tuple = ()) -> None:
+    seen_m: set[str] = set()
+    seen_s: set[str] = set()
+    for seat, pair in fixed.items():
+        key = f"fix[{seat}]"
+        if not isinstance(seat, int) or not 0 <= seat < n:
+            raise DataError("--fix", key, f"no seat {seat!r} in a {n}-player game")
+        if not (isinstance(pair, (tuple, list)) and len(pair) == 2):
+            raise DataError("--fix", key, "must be (master, servant)")
+        master, servant = pair
+        if master in set_aside:
+            raise DataError("--fix", key, f"master {master!r} is set aside in this mode")
+        if master not in masters:
+            raise DataError("--fix", key, f"master {master!r} is not in these rules "
+                            f"(known: {masters})")
+        if servant not in servants:
+            raise DataError("--fix", key, f"servant {servant!r} is not in these rules "
+                            f"(known: {servants})")
+        if master in seen_m or servant in seen_s:
+            raise DataError("--fix", key, f"{master}+{servant}: a card is fixed twice")
+        seen_m.add(master)
+        seen_s.add(servant)
+
+
+# ---------------------------------------------------------------------- the replacement steps
+@step
+def step_deal_random_free(g: Game, seats: tuple) -> None:
+    """Deal one master and one servant to each of ``seats`` (from the parent to the left)."""
+    s = g.s
+    for seat in seats:
+        s.master[seat] = g.draw_card("master") or ""
+        s.servant[seat] = g.draw_card("servant") or ""
+        g.emit("dealt", to=(seat,), seat=seat, master=s.master[seat], servant=s.servant[seat])
+    _start_dark(g)
+
+
+@step
+def step_draft_free(g: Game, kind: str, seats: tuple) -> None:
+    """The draft of §3 among ``seats`` only (given from the parent to the left): the master
+    pack starts at the first of them and goes left, the servant pack starts at the last of
+    them (the nearest to the parent's right) and goes right."""
+    s = g.s
+    if not seats:
+        if kind == "master":
+            _start_dark(g)
+        return
+    order = list(seats) if kind == "master" else [seats[-1]] + list(reversed(seats[:-1]))
+    deck = s.mdeck if kind == "master" else s.sdeck
+    size = g.rules.draft_pack if s.n < 7 else max(g.rules.draft_pack, 7)
+    pack = [deck.pop() for _ in range(min(size, len(deck)))]
+    s.phase = f"draft_{kind}"
+    g.emit("draft_start", kind=kind, first=order[0], size=len(pack),
+           direction="left" if kind == "master" else "right")
+    g.then(("draft_free_pick", kind, tuple(order), 0, tuple(pack)))
+
+
+@step
+def step_draft_free_pick(g: Game, kind: str, order: tuple, i: int, pack: tuple) -> None:
+    s = g.s
+    seat = order[i]
+    s.seen[seat].extend(c for c in pack if c not in s.seen[seat])
+    g.emit("draft_pack", to=(seat,), kind=kind, seat=seat, pack=list(pack))
+    g.ask({seat: Decision(f"draft_{kind}", pack)}, ("draft_free_picked", kind, order, i, pack))
+
+
+@step
+def step_draft_free_picked(g: Game, kind: str, order: tuple, i: int, pack: tuple,
+                           answers) -> None:
+    s = g.s
+    seat = order[i]
+    card = answers[seat]
+    if kind == "master":
+        s.master[seat] = card
+    else:
+        s.servant[seat] = card
+    g.emit("draft_kept", to=(seat,), kind=kind, seat=seat, card=card)
+    g.emit("draft_pass", kind=kind, seat=seat, left=len(pack) - 1)
+    rest = tuple(c for c in pack if c != card)
+    if i + 1 < len(order) and rest:
+        g.then(("draft_free_pick", kind, order, i + 1, rest))
+    else:
+        deck = s.mdeck if kind == "master" else s.sdeck
+        deck.extend(rest)
+        s.rng.shuffle(deck)
+        if kind == "master":
+            _start_dark(g)
