@@ -97,13 +97,19 @@ class Sampler:
         known_private: dict[tuple[int, str], str] = {}
         if events is not None:
             for e in events:
-                if e.kind == "swap_cards":
-                    d = e.data
+                d = e.data
+                if e.kind == "swap":
+                    a, b = (d["seat"], "servant"), (d["target"], "servant")
+                    ca, cb = known_private.pop(a, None), known_private.pop(b, None)
+                    if ca:
+                        known_private[b] = ca
+                    if cb:
+                        known_private[a] = cb
+                elif e.kind == "swap_cards":
                     known_private[(d["seat"], "servant")] = d["now_seat"]
                     known_private[(d["target"], "servant")] = d["now_target"]
-                elif e.kind in ("lost", "new_servant", "new_master", "new_master_up"):
-                    known_private.pop((e.data["seat"], "master" if "master" in e.kind
-                                       or e.data.get("what") == "master" else "servant"), None)
+                elif e.kind == "lost":
+                    known_private.pop((d["seat"], d["what"]), None)
 
         # ---- masters and servants: slots to fill and decks
         self.slots: dict[str, list[tuple[int, frozenset | None]]] = {}
@@ -224,8 +230,7 @@ class Sampler:
             # from the view alone: only while nobody's card of this kind was ever replaced
             # (a replacement draws from the deck) nor swapped (a swap card was played)
             total = len(everyone)
-            pristine = view["decks"][what] + len(view["discards"][what]) == total - self.n \
-                and not view["discards"][what] and view["decks"][what] == total - self.n
+            pristine = not view["discards"][what] and view["decks"][what] == total - self.n
             if what == "servant":
                 played = list(view["discards"]["action"]) + [p["bid"] for p in view["seats"]]
                 if any(c and c in self.rules.cards.events and
