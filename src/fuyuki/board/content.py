@@ -54,6 +54,7 @@ class CardType:
 class CharDef:
     id: str
     name: str
+    short: str
     role: str          # master | servant
     hp: int
     at: int
@@ -186,7 +187,7 @@ def load_pack(directory: str | Path | None = None) -> Pack:
     chars: dict[str, CharDef] = {}
     for cid in cht.data:
         c = cht.table(cid)
-        c.check_keys(["name", "role", "hp", "at", "df", "ch", "hand_limit", "skills", "abilities"])
+        c.check_keys(["name", "short", "role", "hp", "at", "df", "ch", "hand_limit", "skills", "abilities"])
         role = c.str("role", choices=["master", "servant"])
         sk = c.table("skills", {})
         sk_values: dict[str, int] = {}
@@ -199,7 +200,7 @@ def load_pack(directory: str | Path | None = None) -> Pack:
             if aid not in abilities:
                 raise c.fail(f"abilities[{i}]", f"unknown ability {aid!r}")
         chars[cid] = CharDef(
-            cid, c.str("name"), role, c.int("hp", lo=1, hi=999), c.int("at", lo=0, hi=99),
+            cid, c.str("name"), c.str("short", c.str("name")), role, c.int("hp", lo=1, hi=999), c.int("at", lo=0, hi=99),
             c.int("df", lo=0, hi=99),
             c.int("ch", lo=0, hi=10) if role == "master" else c.int("ch", 0, lo=0, hi=0),
             c.int("hand_limit", lo=0, hi=30) if role == "master" else 0,

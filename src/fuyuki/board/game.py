@@ -105,7 +105,7 @@ class Game:
                 d = self.pack.chars[cid]
                 self.chars[cid] = Char(cid, d.name, d.role, seat, d.hp, d.hp, d.at, d.df,
                                        dict(d.skills), d.abilities, cd.start,
-                                       revives=d.skills.get("revive", 0))
+                                       short=d.short, revives=d.skills.get("revive", 0))
         self.deck = [f"k{i:02d}" for i in range(len(self.pack.deck))]
         self._deck_rng.shuffle(self.deck)
         self.discard: list[str] = []
@@ -159,9 +159,10 @@ class Game:
             g.submit(seat, choice)
         return g
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None, since: int | None = None) -> dict[str, Any]:
         """Everything ``seat`` may know (``None``: a spectator). Other seats' hands and plotted
-        cards appear only as counts."""
+        cards appear only as counts. Events: the last 40 visible ones, or with ``since`` every
+        visible event from that index on (``event_count`` is the total)."""
         out: dict[str, Any] = {
             "game": GAME_ID, "pack": self.config.get("pack"), "seat": seat, "players": self.n, "round": self.round,
             "turn": self.turn_seat, "phase": self.phase, "instant": self.instant,
@@ -179,7 +180,9 @@ class Game:
             out["plotted"] = [{"id": k, "card": self.card_type(k)} for k in camp.plotted]
         mine = visible(self.events, seat)
         out["event_count"] = len(mine)
-        out["recent_events"] = [e.to_json() for e in mine[-40:]]
+        start = max(0, len(mine) - 40) if since is None else since
+        out["events_from"] = start
+        out["recent_events"] = [e.to_json() for e in mine[start:]]
         p = self.pending()
         if seat is not None and seat in p:
             out["decision"] = p[seat].to_json()

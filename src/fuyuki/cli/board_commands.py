@@ -1,0 +1,324 @@
+"""Grail War Board commands: ``fuyuki board play``, ``replay``, ``simulate``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+from rich.console import Console, Group
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from fuyuki.core.errors import FuyukiError, IllegalAction
+from fuyuki.core.i18n import pick
+from fuyuki.core.protocol import Decision, check_choice
+from fuyuki.core.record import Record
+
+COLORS = ["red", "cyan", "magenta", "yellow", "green", "blue"]
+
+board_app = typer.Typer(help="Grail War Board (聖杯戦争BBS): play, replay, simulate.",
+                        no_args_is_help=True)
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(board_app, name="board")
+
+
+def _fail(console: Console, exc: Exception) -> None:
+    console.print(f"[bold red]error:[/] {exc}")
+    raise typer.Exit(2)
+
+
+def _check_lang(lang: str) -> str:
+    if lang not in ("ja", "en"):
+        raise typer.BadParameter("--lang must be ja or en")
+    return lang
+
+
+def _color(seat: Any) -> str:
+    return "white" if seat is None else COLORS[seat % len(COLORS)]
+
+
+# ---------------------------------------------------------------------- screen
+def hp_bar(hp: int, max_hp: int, width: int = 12) -> Text:
+    filled = max(0, min(width, round(width * max(hp, 0) / max_hp))) if max_hp else 0
+    ratio = hp / max_hp if max_hp else 0
+    colour = "green" if ratio > 0.6 else "yellow" if ratio > 0.3 else "red"
+    return Text("█" * filled, style=colour) + Text("░" * (width - filled), style="dim")
+
+
+def map_table(view: dict[str, Any], texts) -> Table:
+    m = view["map"]
+    table = Table(title=texts.t("ui.map"), show_header=False, show_lines=True, expand=False,
+                  padding=(0, 1))
+    for _ in range(m["width"]):
+        table.add_column(min_width=12, max_width=13)
+    terr = {}
+    for c in view["camps"]:
+        if c["territory"]:
+            terr.setdefault(tuple(c["territory"]["pos"]), []).append(c)
+    for r in range(m["height"]):
+        row = []
+        for col in range(m["width"]):
+            cell = Text(m["areas"][r][col], style="bold dim")
+            for camp in terr.get((r, col), []):
+                mark = "◆" if camp["territory"]["done"] else "◇"
+                cell.append(f" {mark}", style=_color(camp["seat"]))
+            for ch in view["chars"]:
+                if ch["alive"] and tuple(ch["pos"]) == (r, col):
+                    cell.append("\n")
+                    style = _color(ch["camp"]) + (" bold" if ch["role"] == "servant" else "")
+                    tag = "★" if ch["role"] == "master" else "●"
+                    cell.append(f"{tag}{ch['short']} {ch['hp']}", style=style)
+            row.append(cell)
+        table.add_row(*row)
+    return table
+
+
+def chars_table(view: dict[str, Any], texts) -> Table:
+    t = texts.t
+    table = Table(title=t("ui.chars"), show_header=False, box=None, padding=(0, 1))
+    for _ in range(5):
+        table.add_column()
+    for ch in view["chars"]:
+        status = []
+        if not ch["alive"]:
+            status.append(t("ui.dead"))
+        if ch["stray"] and ch["alive"]:
+            status.append(t("ui.stray"))
+        if ch["alone"]:
+            status.append(t("ui.alone"))
+        if ch["boost_at"]:
+            status.append(f"AT+{ch['boost_at']}")
+        if ch["boost_df"]:
+            status.append(f"DF+{ch['boost_df']}")
+        camp = texts.camp(ch["camp"]) if ch["camp"] is not None else ""
+        stats = f"AT {ch['at']} DF {ch['df']}"
+        table.add_row(Text(ch["name"], style=_color(ch["camp"])),
+                      hp_bar(ch["hp"], ch["max_hp"]),
+                      f"{max(ch['hp'], 0)}/{ch['max_hp']}", stats,
+                      Text(" ".join(status) + ("  " + camp if camp else ""), style="dim"))
+    return table
+
+
+def camps_line(view: dict[str, Any], texts) -> Text:
+    t = texts.t
+    out = Text()
+    for c in view["camps"]:
+        style = _color(c["seat"]) + (" strike" if c["out"] else "")
+        out.append(f"{pick(c['name'], texts.lang)}", style=style)
+        terr = ""
+        if c["territory"]:
+            terr = f" {t('ui.territory')}:{view['map']['areas'][c['territory']['pos'][0]][c['territory']['pos'][1]]}"
+        out.append(f" [{t('ui.spells')} {c['spells']} / {t('ui.hand')} {c['hand_count']} / "
+                   f"{t('ui.plotted')} {c['plotted_count']}/{c['ch']}{terr}]  ")
+    out.append("\n" + t("ui.deck", deck=view["deck_count"], discard=len(view["discard"])),
+               style="dim")
+    return out
+
+
+def hand_panel(view: dict[str, Any], texts) -> Panel:
+    t = texts.t
+    pack = texts.pack
+    lines = Text()
+    for label, items in ((t("ui.hand"), view.get("hand", [])),
+                         (t("ui.plotted"), view.get("plotted", []))):
+        lines.append(f"{label}: ", style="bold")
+        if not items:
+            lines.append(t("ui.none"), style="dim")
+        for h in items:
+            c = pack.cards[h["card"]]
+            lines.append(f"\n  「{c.name}」 ", style="bold")
+            lines.append(pick(c.text, texts.lang), style="dim")
+        lines.append("\n")
+    return Panel(lines, expand=False)
+
+
+def screen(view: dict[str, Any], texts, with_hand: bool) -> Group:
+    parts: list[Any] = [map_table(view, texts), chars_table(view, texts), camps_line(view, texts)]
+    if with_hand:
+        parts.append(hand_panel(view, texts))
+    return Group(*parts)
+
+
+def event_style(kind: str) -> str:
+    return {"turn": "bold", "attack": "bold yellow", "battle": "bold", "death": "bold red",
+            "game_over": "bold green", "spell": "bold magenta", "hit": "", "attack_roll": "cyan",
+            "preempt": "bold cyan", "cover": "bold"}.get(kind, "dim" if kind in (
+                "draw", "part", "plot", "card_used", "instant_begin", "instant_end") else "")
+
+
+class Printer:
+    """Prints the events a seat may see, as they come, through ``view(seat, since=...)``."""
+
+    def __init__(self, console: Console, game, seat: Optional[int], lang: str, show_map_each_turn: bool):
+        from fuyuki.board.text import Texts
+
+        self.console, self.game, self.seat, self.lang = console, game, seat, lang
+        self.seen = 0
+        self.maps = show_map_each_turn
+        self._Texts = Texts
+
+    def flush(self) -> dict[str, Any]:
+        view = self.game.view(self.seat, since=self.seen)
+        texts = self._Texts(self.game.pack, view, self.lang)
+        for ev in view["recent_events"]:
+            if ev["kind"] == "turn" and self.maps:
+                self.console.print(screen(view, texts, with_hand=False))
+            self.console.print(Text(texts.event(ev), style=event_style(ev["kind"])))
+        self.seen = view["event_count"]
+        return view
+
+
+def ask_human(console: Console, game, seat: int, lang: str, decision: Decision) -> Any:
+    from fuyuki.board.text import Texts
+
+    view = game.view(seat)
+    texts = Texts(game.pack, view, lang)
+    if decision.kind in ("plot", "group", "part", "defence", "means", "target", "battle",
+                         "move", "action"):
+        console.print(screen(view, texts, with_hand=True))
+    console.print(Text(texts.t("ui.your_turn", camp=texts.camp(seat)), style="bold " + _color(seat)))
+    console.print(Text(texts.prompt(decision.to_json()), style="bold"))
+    for i, opt in enumerate(decision.options, 1):
+        console.print(f"  [bold]{i}[/]. {texts.option(decision.kind, opt)}  [dim]{opt}[/]")
+    while True:
+        try:
+            raw = console.input(f"{texts.t('ui.prompt')} > ").strip()
+        except EOFError:
+            raise typer.Exit(1)
+        if raw.isdigit() and 1 <= int(raw) <= len(decision.options):
+            return decision.options[int(raw) - 1]
+        try:
+            return check_choice(decision, raw)
+        except IllegalAction:
+            console.print(f"[red]{texts.t('ui.invalid', choice=raw)}[/]")
+
+
+def _outcome(console: Console, game, lang: str) -> None:
+    from fuyuki.board.text import Texts
+
+    view = game.view(None)
+    texts = Texts(game.pack, view, lang)
+    console.print(screen(view, texts, with_hand=False))
+    r = game.result
+    if r["winner"] is None:
+        console.print(Text(texts.t("ui.draw", reason=texts.t(f"reason.{r['reason']}"),
+                                   rounds=r["rounds"]), style="bold"))
+    else:
+        console.print(Text(texts.t("ui.winner", camp=texts.camp(r["winner"]), rounds=r["rounds"]),
+                           style="bold green"))
+
+
+@board_app.command("play")
+def play(
+    seed: int = typer.Option(0, help="game seed (replays exactly)"),
+    players: int = typer.Option(4, help="number of camps, 2 to 5"),
+    camps: Optional[str] = typer.Option(None, help="camp ids in seat order, comma-separated "
+                                        "(saber,archer,rider,berserker,caster)"),
+    seat: int = typer.Option(0, help="your seat"),
+    lang: str = typer.Option("ja", help="ja (default) or en"),
+    bots: str = typer.Option("heuristic", help="random or heuristic"),
+    bots_only: bool = typer.Option(False, "--bots-only", help="bots play every seat; print the game"),
+    save: Optional[Path] = typer.Option(None, help="save the game record (JSON) here"),
+    pack: Optional[Path] = typer.Option(None, help="a content pack directory"),
+) -> None:
+    """Play the board game in the terminal against bots (or watch bots play)."""
+    from fuyuki.board import new_game
+    from fuyuki.board.agents import make_bot
+
+    console = Console()
+    _check_lang(lang)
+    if bots not in ("random", "heuristic"):
+        _fail(console, FuyukiError("--bots must be random or heuristic"))
+    try:
+        game = new_game(players=players, seed=seed,
+                        camps=[c.strip() for c in camps.split(",")] if camps else None,
+                        pack=str(pack) if pack else None)
+        if not bots_only and not 0 <= seat < game.n:
+            raise FuyukiError(f"--seat must be 0 to {game.n - 1}")
+        human = None if bots_only else seat
+        agents = [make_bot(bots, seed, s) for s in range(game.n)]
+        printer = Printer(console, game, human, lang, show_map_each_turn=bots_only)
+        from fuyuki.board.text import Texts, register
+
+        register()
+        console.print(Text(Texts(game.pack, game.view(human), lang).t("ui.title"), style="bold"))
+        while not game.over:
+            printer.flush()
+            for s, decision in game.pending().items():
+                if s == human:
+                    choice = ask_human(console, game, s, lang, decision)
+                else:
+                    choice = agents[s].choose(game.view(s), decision)
+                game.submit(s, choice)
+        printer.flush()
+        _outcome(console, game, lang)
+        if save:
+            game.record.save(save)
+            console.print(Texts(game.pack, game.view(None), lang).t("ui.saved", path=str(save)))
+    except FuyukiError as exc:
+        _fail(console, exc)
+
+
+@board_app.command("replay")
+def replay_cmd(
+    record: Path = typer.Argument(..., help="a record saved with --save"),
+    lang: str = typer.Option("ja", help="ja (default) or en"),
+    seat: Optional[int] = typer.Option(None, help="see the game as this seat (default: spectator)"),
+) -> None:
+    """Replay a saved game and print it (public events, or one seat's)."""
+    from fuyuki.board import replay
+
+    console = Console()
+    _check_lang(lang)
+    try:
+        game = replay(Record.load(record))
+        printer = Printer(console, game, seat, lang, show_map_each_turn=False)
+        printer.flush()
+        _outcome(console, game, lang)
+    except FuyukiError as exc:
+        _fail(console, exc)
+
+
+@board_app.command("simulate")
+def simulate_cmd(
+    games: int = typer.Option(200, help="number of games"),
+    players: int = typer.Option(4, help="camps per game (drawn from every camp of the pack)"),
+    bots: str = typer.Option("heuristic", help="random or heuristic"),
+    seed: int = typer.Option(0, help="simulation seed"),
+    lang: str = typer.Option("ja", help="ja (default) or en"),
+) -> None:
+    """Bots play many games; print each camp's win rate."""
+    from fuyuki.board.content import default_pack
+    from fuyuki.board.simulate import simulate
+    from fuyuki.board.text import register
+    from fuyuki.core.i18n import tr
+
+    console = Console()
+    _check_lang(lang)
+    if bots not in ("random", "heuristic"):
+        _fail(console, FuyukiError("--bots must be random or heuristic"))
+    if games < 1:
+        _fail(console, FuyukiError("--games must be at least 1"))
+    try:
+        res = simulate(games, players=players, bots=bots, seed=seed)
+    except FuyukiError as exc:
+        _fail(console, exc)
+        return
+    register()
+    pack = default_pack()
+
+    def t(key: str, **p: Any) -> str:
+        return tr(lang, f"board.ui.{key}", **p)
+
+    table = Table(title=t("sim_title", games=games, players=players, bots=bots))
+    for col in ("camp", "played", "wins", "rate"):
+        table.add_column(t(col), justify="left" if col == "camp" else "right")
+    for k, v in sorted(res["camps"].items(), key=lambda kv: -kv[1]["win_rate"]):
+        table.add_row(pick(pack.camps[k].name, lang), str(v["played"]), str(v["wins"]),
+                      f"{100 * v['win_rate']:.1f}%")
+    console.print(table)
+    console.print(t("draws", draws=res["draws"], rounds=f"{res['mean_rounds']:.1f}"))
