@@ -1,0 +1,47 @@
+"""``fuyuki serve``: Servant Big Battle online (FastAPI + WebSockets, SQLite storage)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from fuyuki.core.errors import FuyukiError
+
+HELP = {
+    "ja": "サーヴァント大戦をブラウザで友だちと遊ぶサーバーを起動します。",
+    "en": "Run the server for playing Servant Big Battle with friends in the browser.",
+}
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("serve", help=HELP["ja"] + " / " + HELP["en"])
+    def serve(
+        host: str = typer.Option("127.0.0.1", help="listen address (0.0.0.0: every interface)"),
+        port: int = typer.Option(8000, min=1, max=65535, help="port"),
+        data: Path = typer.Option(Path("fuyuki-data"), help="directory of the SQLite database"),
+        bot_delay: float = typer.Option(0.6, min=0, max=10, help="seconds between bot moves"),
+        grace: float = typer.Option(20.0, min=1, max=3600,
+                                    help="seconds before a disconnected player's seat is bot-played"),
+        allow_origin: list[str] = typer.Option([], help="extra allowed WebSocket Origin (repeatable)"),
+        lang: str = typer.Option("ja", help="message language: ja | en"),
+    ) -> None:
+        try:
+            import uvicorn
+
+            from fuyuki.web.app import create_app
+            from fuyuki.web.tables import Settings
+        except ImportError as exc:  # pragma: no cover - the web extra is missing
+            typer.echo(f"fuyuki serve needs the web extra (pip install 'fuyuki[web]'): {exc}", err=True)
+            raise typer.Exit(2) from None
+        try:
+            settings = Settings(bot_delay=bot_delay, disconnect_grace=grace,
+                                allowed_origins=tuple(allow_origin))
+            app = create_app(data, settings=settings)
+        except (FuyukiError, OSError) as exc:
+            typer.echo(f"fuyuki serve: {exc}", err=True)
+            raise typer.Exit(2) from None
+        url = f"http://{'localhost' if host in ('127.0.0.1', '0.0.0.0') else host}:{port}/"
+        typer.echo(("ロビー: " if lang == "ja" else "Lobby: ") + url)
+        uvicorn.run(app, host=host, port=port, ws_max_size=16384, log_level="warning",
+                    proxy_headers=False)

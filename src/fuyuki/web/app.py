@@ -1,0 +1,283 @@
+"""The FastAPI application: pages, the small JSON API and the WebSocket of each table.
+
+HTTP
+  GET  /                          lobby page (create a table, join by code)
+  GET  /t/{code}                  the table page (seat, spectator or replay)
+  GET  /rules                     every card with its text
+  GET  /api/meta                  editions, modes, options, bot levels
+  GET  /api/cards                 the card data (names and texts, ja and en)
+  POST /api/tables                create: {config..., "name": host name or null}
+  GET  /api/tables/{code}         the public summary (no token, no seed, no hidden card)
+  POST /api/tables/{code}/join    {"name"} -> {"seat", "token"}
+  GET  /api/tables/{code}/replay/{step}   public frame of a finished game
+
+WebSocket /ws/{code}
+  client -> server  {"type":"hello","token":T|null}   first, within hello_timeout
+                    {"type":"move","choice":C,"turn":N}  N = the "turn" of the state message
+                    {"type":"back"}   {"type":"start"} (host)   {"type":"ping"}
+  server -> client  {"type":"state", ...}   after every change (see Table.state_message)
+                    {"type":"error","code":..,"message":..}   {"type":"pong"}
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+
+from fuyuki.core.errors import IllegalAction
+from fuyuki.sbb.rules import OPTIONS, editions
+from fuyuki.web import security
+from fuyuki.web.cards import card_data
+from fuyuki.web.storage import SQLiteStorage, Storage
+from fuyuki.web.tables import Conn, Manager, Settings, dumps, levels, modes
+
+STATIC = Path(__file__).parent / "static"
+STATUS = {"not_found": 404, "table_full": 409, "table_started": 409, "rate_limited": 429,
+          "not_over": 409}
+
+
+def _error(exc: IllegalAction) -> JSONResponse:
+    return JSONResponse({"error": exc.code, "message": str(exc)},
+                        status_code=STATUS.get(exc.code, 400))
+
+
+def create_app(data: str | Path | None = None, *, storage: Storage | None = None,
+               settings: Settings | None = None) -> FastAPI:
+    """The app over ``storage`` (default: SQLite in ``data``)."""
+    settings = settings or Settings()
+    if storage is None:
+        if data is None:
+            raise ValueError("give a data directory or a storage")
+        storage = SQLiteStorage(data)
+    manager = Manager(storage, settings)
+    http_limit = security.KeyedLimiter(settings.http_rate, settings.http_burst)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        yield
+        manager.close()
+
+    app = FastAPI(title="fuyuki — Servant Big Battle online", lifespan=lifespan,
+                  docs_url=None, redoc_url=None, openapi_url=None)
+    app.state.manager = manager
+    app.state.storage = storage
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    def page(name: str) -> FileResponse:
+        return FileResponse(STATIC / name, headers={
+            "Cache-Control": "no-cache",
+            "Content-Security-Policy": "default-src 'self'; connect-src 'self' ws: wss:; "
+                                       "img-src 'self' data:; style-src 'self'; script-src 'self'",
+            "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer"})
+
+    @app.get("/")
+    async def lobby_page():
+        return page("index.html")
+
+    @app.get("/t/{code}")
+    async def table_page(code: str):
+        return page("table.html")
+
+    @app.get("/rules")
+    async def rules_page():
+        return page("rules.html")
+
+    @app.get("/api/meta")
+    async def meta():
+        return {"editions": editions(), "modes": modes(), "options": list(OPTIONS),
+                "levels": levels(), "players": [3, 4, 5], "timer": [0, 10, 600]}
+
+    @app.get("/api/cards")
+    async def cards(edition: str = "final", mode: str = "standard"):
+        if edition not in editions() or mode not in modes():
+            return _error(IllegalAction("bad_config", "unknown edition or mode"))
+        return card_data(edition, mode)
+
+    async def body(request: Request) -> dict[str, Any]:
+        raw = await request.body()
+        if len(raw) > settings.max_message:
+            raise IllegalAction("too_large", "request too large")
+        try:
+            data = json.loads(raw or b"{}")
+        except ValueError:
+            raise IllegalAction("bad_json", "the body is not JSON") from None
+        if not isinstance(data, dict):
+            raise IllegalAction("bad_json", "the body is a JSON object")
+        return data
+
+    def limited(request: Request) -> None:
+        host = request.client.host if request.client else "-"
+        if not http_limit.allow(host):
+            raise IllegalAction("rate_limited", "too many requests; wait a little")
+
+    @app.post("/api/tables")
+    async def create_table(request: Request):
+        try:
+            limited(request)
+            data = await body(request)
+            name = data.pop("name", None)
+            table, seat, token = manager.create(data, name)
+            table.refresh()
+        except IllegalAction as exc:
+            return _error(exc)
+        return {"code": table.code, "seat": seat, "token": token, "status": table.status}
+
+    @app.get("/api/tables/{code}")
+    async def table_summary(code: str):
+        table = manager.get(code)
+        if table is None:
+            return _error(IllegalAction("not_found", "no such table"))
+        return table.summary()
+
+    @app.post("/api/tables/{code}/join")
+    async def join(code: str, request: Request):
+        try:
+            limited(request)
+            table = manager.get(code)
+            if table is None:
+                raise IllegalAction("not_found", "no such table")
+            data = await body(request)
+            from fuyuki.web.tables import check_name
+
+            seat, token = table.join(check_name(data.get("name")))
+        except IllegalAction as exc:
+            return _error(exc)
+        return {"code": code, "seat": seat, "token": token}
+
+    @app.get("/api/tables/{code}/replay/{step}")
+    async def replay(code: str, step: int):
+        table = manager.get(code)
+        if table is None:
+            return _error(IllegalAction("not_found", "no such table"))
+        try:
+            return table.replay_frame(step)
+        except IllegalAction as exc:
+            return _error(exc)
+
+    @app.websocket("/ws/{code}")
+    async def ws_table(ws: WebSocket, code: str):
+        if not security.origin_allowed(ws.headers.get("origin"), ws.headers.get("host"),
+                                       settings.allowed_origins):
+            await ws.close(code=1008)
+            return
+        table = manager.get(code)
+        if table is None:
+            await ws.close(code=1008)
+            return
+        await ws.accept()
+        try:
+            first = await asyncio.wait_for(ws.receive(), settings.hello_timeout)
+        except (asyncio.TimeoutError, WebSocketDisconnect):
+            await _close(ws, 1008)
+            return
+        hello = _parse(first, settings.max_message)
+        if not isinstance(hello, dict) or hello.get("type") != "hello":
+            await _send_error(ws, "bad_hello", "the first message is a hello")
+            await _close(ws, 1008)
+            return
+        token = hello.get("token")
+        seat = None
+        if token is not None:
+            if not isinstance(token, str) or len(token) > 128 or \
+                    (seat := table.seat_for_token(token)) is None:
+                await _send_error(ws, "bad_token", "this seat token is not valid for this table")
+                await _close(ws, 1008)
+                return
+        conn = Conn(seat, asyncio.Queue(settings.outbox),
+                    security.RateLimiter(settings.msg_rate, settings.msg_burst))
+        sender = asyncio.create_task(_sender(ws, conn))
+        table.attach(conn)
+        try:
+            while not conn.closed:
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                if not conn.limiter.allow():
+                    conn.strikes += 1
+                    conn.push(dumps({"type": "error", "code": "rate_limited",
+                                     "message": "too many messages; slow down"}))
+                    if conn.strikes > 20:
+                        break
+                    continue
+                data = _parse(message, settings.max_message)
+                if data is None:
+                    conn.push(dumps({"type": "error", "code": "bad_message",
+                                     "message": f"a message is a JSON object of at most "
+                                                f"{settings.max_message} bytes"}))
+                    continue
+                _handle(table, conn, data)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            table.detach(conn)
+            conn.closed = True
+            try:
+                conn.outbox.put_nowait(None)
+            except asyncio.QueueFull:
+                sender.cancel()
+            try:
+                await asyncio.wait_for(sender, 2)
+            except (asyncio.TimeoutError, asyncio.CancelledError, Exception):  # noqa: BLE001
+                sender.cancel()
+            await _close(ws, 1000)
+
+    return app
+
+
+def _parse(message: dict[str, Any], limit: int) -> Any:
+    text = message.get("text")
+    if text is None or len(text.encode("utf-8")) > limit:
+        return None
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _handle(table, conn: Conn, data: dict[str, Any]) -> None:
+    kind = data.get("type")
+    try:
+        if kind == "move":
+            table.move(conn.seat, data.get("choice"), data.get("turn"))
+        elif kind == "back":
+            table.back(conn.seat)
+        elif kind == "start":
+            table.start(conn.seat)
+        elif kind == "ping":
+            conn.push(dumps({"type": "pong"}))
+        else:
+            raise IllegalAction("bad_message", "unknown message type")
+    except IllegalAction as exc:
+        conn.push(dumps({"type": "error", "code": exc.code, "message": str(exc)}))
+
+
+async def _sender(ws: WebSocket, conn: Conn) -> None:
+    while True:
+        text = await conn.outbox.get()
+        if text is None:
+            if conn.closed:
+                await _close(ws, 1008)   # detached, or dropped for not reading
+            return
+        await ws.send_text(text)
+
+
+async def _send_error(ws: WebSocket, code: str, message: str) -> None:
+    try:
+        await ws.send_text(dumps({"type": "error", "code": code, "message": message}))
+    except Exception:  # noqa: BLE001
+        pass
+
+
+async def _close(ws: WebSocket, code: int) -> None:
+    try:
+        await ws.close(code=code)
+    except Exception:  # noqa: BLE001 - already closed
+        pass

@@ -1,0 +1,92 @@
+"""Tokens, codes, limits and the origin check.
+
+- Table codes and seat tokens come from :mod:`secrets` (72 and 192 bits). The server keeps only
+  the SHA-256 of a seat token; the token itself lives in the player's browser.
+- :class:`RateLimiter` is a token bucket (per connection for WebSocket messages, per client
+  address for the HTTP calls that create things).
+- :func:`origin_allowed` refuses a WebSocket whose ``Origin`` is another site (a page elsewhere
+  cannot drive a visitor's seat). A client that sends no Origin (not a browser) is let in:
+  it could forge the header anyway, and the seat token is what guards a seat.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+import secrets
+import time
+from urllib.parse import urlsplit
+
+CODE_RE = re.compile(r"^[A-Za-z0-9_-]{8,32}$")
+
+
+def new_code() -> str:
+    return secrets.token_urlsafe(9)
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def token_matches(token: str, token_hash: str) -> bool:
+    return bool(token_hash) and hmac.compare_digest(hash_token(token), token_hash)
+
+
+def valid_code(code: str) -> bool:
+    return bool(CODE_RE.match(code))
+
+
+class RateLimiter:
+    """A token bucket: ``rate`` tokens a second, at most ``burst`` saved up."""
+
+    def __init__(self, rate: float, burst: float, clock=time.monotonic) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.tokens = burst
+        self.clock = clock
+        self.last = clock()
+
+    def allow(self, cost: float = 1.0) -> bool:
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens >= cost:
+            self.tokens -= cost
+            return True
+        return False
+
+
+class KeyedLimiter:
+    """One :class:`RateLimiter` per key (a client address), forgetting idle keys."""
+
+    def __init__(self, rate: float, burst: float, max_keys: int = 10000) -> None:
+        self.rate, self.burst, self.max_keys = rate, burst, max_keys
+        self._buckets: dict[str, RateLimiter] = {}
+
+    def allow(self, key: str) -> bool:
+        b = self._buckets.get(key)
+        if b is None:
+            if len(self._buckets) >= self.max_keys:
+                self._buckets.clear()
+            b = self._buckets[key] = RateLimiter(self.rate, self.burst)
+        return b.allow()
+
+
+def origin_allowed(origin: str | None, host: str | None, allowed: tuple[str, ...] = ()) -> bool:
+    """Same origin (the Origin's host:port is the Host header) or explicitly allowed."""
+    if origin is None:
+        return True
+    if origin in allowed or "*" in allowed:
+        return True
+    try:
+        parts = urlsplit(origin)
+    except ValueError:
+        return False
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        return False
+    return host is not None and parts.netloc.lower() == host.lower()

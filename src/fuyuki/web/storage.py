@@ -1,0 +1,213 @@
+"""Where tables live between restarts: a small storage interface and its SQLite (WAL) door.
+
+A table is stored event-sourced: its seed, its configuration, its seats (names, kinds and the
+*hash* of each seat token — never the token itself) and the ordered submissions. Replaying the
+submissions on a new game of the same seed and rules rebuilds it exactly, so after a restart
+every unfinished game resumes where it was. Nothing else of a game is stored.
+
+Another backend (PostgreSQL, see docs/web.md) implements :class:`Storage` with the same three
+tables; the server never touches SQL itself.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+
+@dataclass
+class SeatRow:
+    seat: int
+    kind: str                  # "human" | "bot"
+    name: str = ""             # "" while a human seat is open
+    token_hash: str = ""       # sha256 of the seat token ("" for bots and open seats)
+    level: str = ""            # bot level for bot seats
+
+
+@dataclass
+class TableRow:
+    code: str
+    seed: int
+    config: dict[str, Any]
+    status: str                # "waiting" | "playing" | "over"
+    created: float
+    seats: list[SeatRow] = field(default_factory=list)
+    submissions: list[tuple[int, Any]] = field(default_factory=list)
+
+
+class Storage:
+    """What the server needs from a store. Every method is short and synchronous."""
+
+    def create_table(self, row: TableRow) -> None:
+        raise NotImplementedError
+
+    def load_table(self, code: str) -> TableRow | None:
+        raise NotImplementedError
+
+    def update_seat(self, code: str, seat: SeatRow) -> None:
+        raise NotImplementedError
+
+    def append_submission(self, code: str, index: int, seat: int, choice: Any) -> None:
+        raise NotImplementedError
+
+    def set_status(self, code: str, status: str) -> None:
+        raise NotImplementedError
+
+    def codes(self, status: str | None = None) -> list[str]:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        pass
+
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS tables (
+    code    TEXT PRIMARY KEY,
+    seed    INTEGER NOT NULL,
+    config  TEXT NOT NULL,
+    status  TEXT NOT NULL,
+    created REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS seats (
+    code       TEXT NOT NULL,
+    seat       INTEGER NOT NULL,
+    kind       TEXT NOT NULL,
+    name       TEXT NOT NULL,
+    token_hash TEXT NOT NULL,
+    level      TEXT NOT NULL,
+    PRIMARY KEY (code, seat)
+);
+CREATE TABLE IF NOT EXISTS submissions (
+    code   TEXT NOT NULL,
+    idx    INTEGER NOT NULL,
+    seat   INTEGER NOT NULL,
+    choice TEXT NOT NULL,
+    PRIMARY KEY (code, idx)
+);
+"""
+
+
+class SQLiteStorage(Storage):
+    """An embedded SQLite database in WAL mode (``DIR/fuyuki-web.sqlite3``).
+
+    One connection guarded by a lock: the server calls it from its event loop; tests and the
+    CLI may call it from other threads. ``synchronous=NORMAL`` with WAL keeps every commit
+    durable against a process crash (an OS crash may lose the last few moves, never corrupt).
+    """
+
+    FILENAME = "fuyuki-web.sqlite3"
+
+    def __init__(self, directory: str | Path) -> None:
+        d = Path(directory)
+        d.mkdir(parents=True, exist_ok=True)
+        self.path = d / self.FILENAME
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.execute("PRAGMA busy_timeout=5000")
+        self._db.executescript(SCHEMA)
+
+    def _write(self, sql: str, params: tuple | list = (), many: bool = False) -> None:
+        with self._lock:
+            if many:
+                self._db.execute("BEGIN")
+                try:
+                    self._db.executemany(sql, params)
+                    self._db.execute("COMMIT")
+                except BaseException:
+                    self._db.execute("ROLLBACK")
+                    raise
+            else:
+                self._db.execute(sql, params)
+
+    def create_table(self, row: TableRow) -> None:
+        with self._lock:
+            self._db.execute("BEGIN")
+            try:
+                self._db.execute(
+                    "INSERT INTO tables(code, seed, config, status, created) VALUES (?,?,?,?,?)",
+                    (row.code, row.seed, json.dumps(row.config), row.status, row.created or time.time()))
+                self._db.executemany(
+                    "INSERT INTO seats(code, seat, kind, name, token_hash, level) VALUES (?,?,?,?,?,?)",
+                    [(row.code, s.seat, s.kind, s.name, s.token_hash, s.level) for s in row.seats])
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+
+    def load_table(self, code: str) -> TableRow | None:
+        with self._lock:
+            t = self._db.execute("SELECT code, seed, config, status, created FROM tables WHERE code=?",
+                                 (code,)).fetchone()
+            if t is None:
+                return None
+            seats = self._db.execute(
+                "SELECT seat, kind, name, token_hash, level FROM seats WHERE code=? ORDER BY seat",
+                (code,)).fetchall()
+            subs = self._db.execute(
+                "SELECT seat, choice FROM submissions WHERE code=? ORDER BY idx", (code,)).fetchall()
+        return TableRow(t[0], int(t[1]), json.loads(t[2]), t[3], float(t[4]),
+                        [SeatRow(*s) for s in seats],
+                        [(int(seat), json.loads(choice)) for seat, choice in subs])
+
+    def update_seat(self, code: str, seat: SeatRow) -> None:
+        self._write("UPDATE seats SET kind=?, name=?, token_hash=?, level=? WHERE code=? AND seat=?",
+                    (seat.kind, seat.name, seat.token_hash, seat.level, code, seat.seat))
+
+    def append_submission(self, code: str, index: int, seat: int, choice: Any) -> None:
+        self._write("INSERT INTO submissions(code, idx, seat, choice) VALUES (?,?,?,?)",
+                    (code, index, seat, json.dumps(choice)))
+
+    def set_status(self, code: str, status: str) -> None:
+        self._write("UPDATE tables SET status=? WHERE code=?", (status, code))
+
+    def codes(self, status: str | None = None) -> list[str]:
+        with self._lock:
+            if status is None:
+                rows = self._db.execute("SELECT code FROM tables ORDER BY created").fetchall()
+            else:
+                rows = self._db.execute("SELECT code FROM tables WHERE status=? ORDER BY created",
+                                        (status,)).fetchall()
+        return [r[0] for r in rows]
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+
+class MemoryStorage(Storage):
+    """A storage that forgets on exit (tests, the load benchmark's ``--memory``)."""
+
+    def __init__(self) -> None:
+        self._tables: dict[str, TableRow] = {}
+
+    def create_table(self, row: TableRow) -> None:
+        self._tables[row.code] = TableRow(row.code, row.seed, dict(row.config), row.status,
+                                          row.created, [SeatRow(**vars(s)) for s in row.seats], [])
+
+    def load_table(self, code: str) -> TableRow | None:
+        t = self._tables.get(code)
+        if t is None:
+            return None
+        return TableRow(t.code, t.seed, dict(t.config), t.status, t.created,
+                        [SeatRow(**vars(s)) for s in t.seats], list(t.submissions))
+
+    def update_seat(self, code: str, seat: SeatRow) -> None:
+        self._tables[code].seats[seat.seat] = SeatRow(**vars(seat))
+
+    def append_submission(self, code: str, index: int, seat: int, choice: Any) -> None:
+        subs = self._tables[code].submissions
+        assert index == len(subs)
+        subs.append((seat, choice))
+
+    def set_status(self, code: str, status: str) -> None:
+        self._tables[code].status = status
+
+    def codes(self, status: str | None = None) -> list[str]:
+        return [c for c, t in self._tables.items() if status is None or t.status == status]
