@@ -191,14 +191,24 @@ def step_win_gems(g: Game, li: int, w: int, parts: tuple) -> None:
 def effect_losses(g: Game, w: int, parts) -> tuple[tuple, int]:
     """The losses the 宝具 of ``w`` would cause against the other participants, and the pool
     gems it would take, decided against the battle as it stands."""
-    s = g.s
+    s, r = g.s, g.rules
     sv = g.servant_card(w)
+    own = False  # may the keyword test count the resolving player's own servant?
+    if g.ability(w) == "infinite_blades" and r.blades_as:
+        # ubw/hf: 士郎's 無限の剣製 is used instead of his servant's 宝具 against the servants
+        # (or masters) the mode names; it tests the keyword like アーチャー, counting his own
+        vs = r.shirou_blades_vs
+        if any(q != w and (s.servant[q] in vs or s.master[q] in vs) for q in parts):
+            sv = r.cards.servants[r.blades_as]
+            own = True
+            g.emit("infinite_blades", seat=w, servant=sv.id)
     eff = sv.effect
     if eff.empty:
         return (), 0
     if eff.needs_faceup_keyword:
         kw = eff.needs_faceup_keyword
-        if not any(s.s_up[q] and q != w and g.servant_card(q).keyword == kw for q in range(s.n)):
+        if not any(s.s_up[q] and (q != w or own) and g.servant_card(q).keyword == kw
+                   for q in range(s.n)):
             g.emit("np_fizzle", seat=w, servant=sv.id, keyword=kw)
             return (), 0
     how = "sure" if eff.sure_hit else "destroy"

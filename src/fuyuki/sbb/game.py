@@ -134,9 +134,12 @@ class Game:
     def _run(self) -> None:
         s = self.s
         stack = s.stack
+        immediate = self.rules.end_timing == "immediate"
         while stack and not s.asking and not s.over:
             op = stack.pop()
             STEPS[op[0]](self, *op[1:])
+            if immediate:
+                self.check_end()
 
     # ------------------------------------------------------------------ card facts
     def master_card(self, seat: int):
@@ -150,6 +153,8 @@ class Game:
 
     def mana(self, seat: int) -> int:
         """The seat's 魔力 (hand limit): dark 桜 5, バーサーカー face up −1."""
+        if not self.rules.hand_limit:
+            return self.rules.hand_size  # v1.x: no 魔力, the same hand size for all
         m = self.master_card(seat)
         mana = int(m.params.get("mana", m.mana)) if self.s.dark[seat] else m.mana
         if self.rules.berserker_penalty and self.s.s_up[seat]:
@@ -168,6 +173,37 @@ class Game:
         if m.ability == "vessel" and not self.rules.vessel_ends_game:
             return int(m.params["victory"])
         return self.rules.victory_gems
+
+    def check_end(self) -> bool:
+        """End the game if an end condition is met now (a round's end, or after every step
+        when ``end_timing`` is "immediate"); grail and pool are checked elsewhere."""
+        s, r = self.s, self.rules
+        if s.over:
+            return True
+        if r.coins:  # 聖杯大戦争: only one player holding every coin ends the game
+            total = sum(s.coins)
+            for i in range(s.n):
+                if total and s.coins[i] == total:
+                    self.end_game("coins", [i])
+                    return True
+            return False
+        if r.vessel_ends_game:  # v1.x 聖杯の器: she wins at once, the others rank by gems
+            for i in s.order():
+                m = self.rules.cards.masters.get(s.master[i])
+                if m and m.ability == "vessel" and s.gems[i] >= int(m.params["victory"]):
+                    flip(self, i, "master")
+                    self.end_game("vessel", [i])
+                    return True
+        reached = [i for i in range(s.n)
+                   if s.master[i] and 0 < self.victory_target(i) <= s.gems[i]]
+        if reached:
+            for i in reached:
+                if self.ability(i) == "vessel" and self.victory_target(i) < r.victory_gems:
+                    flip(self, i, "master")
+            best = max(s.gems[i] for i in reached)
+            self.end_game("victory", [i for i in reached if s.gems[i] == best])
+            return True
+        return False
 
     def luck_possible(self) -> bool:
         """強運 is offered while it could be in some hand: not face up in the discard, not
@@ -218,6 +254,17 @@ class Game:
         return deck.pop()
 
     # ------------------------------------------------------------------ the end
+    def ranking(self, winners: list[int]) -> list[list[int]]:
+        """Places after the game: the winners first, then the others by gems (coins in
+        聖杯大戦争), most first; equal counts share a place."""
+        s = self.s
+        key = s.coins if self.rules.coins else s.gems
+        places = [list(winners)] if winners else []
+        rest = sorted({key[i] for i in range(s.n) if i not in winners}, reverse=True)
+        for v in rest:
+            places.append([i for i in range(s.n) if i not in winners and key[i] == v])
+        return places
+
     def end_game(self, reason: str, winners: list[int] | None = None) -> None:
         s = self.s
         if s.over:
@@ -231,7 +278,8 @@ class Game:
         s.asking, s.answers, s.cont = {}, {}, ()
         s.phase = "over"
         s.result = {"winners": winners, "draw": len(winners) != 1, "reason": reason,
-                    "gems": list(s.gems), "rounds": s.round}
+                    "gems": list(s.gems), "rounds": s.round,
+                    "ranking": self.ranking(winners)}
         if self.rules.coins:
             s.result["coins"] = list(s.coins)
         self.emit("game_over", reason=reason, winners=winners, gems=list(s.gems))
@@ -260,8 +308,7 @@ def step_setup(g: Game) -> None:
     masters = [m for m in r.masters if m not in r.set_aside]
     s.mdeck = masters
     s.rng.shuffle(s.mdeck)
-    if r.set_aside:
-        g.then(("return_set_aside",))
+    aside = [("return_set_aside",)] if r.set_aside else []
     s.sdeck = list(r.servants)
     s.rng.shuffle(s.sdeck)
     s.parent = s.rng.randrange(s.n)
@@ -269,9 +316,10 @@ def step_setup(g: Game) -> None:
         s.coins = [1] * s.n
     g.emit("setup", players=s.n, lands=lands, parent=s.parent, pool=s.pool)
     if r.deal == "draft":
-        g.then(("draft_start", "master"), ("draft_start", "servant"), ("deal",), ("round_start",))
+        g.then(("draft_start", "master"), *aside, ("draft_start", "servant"), ("deal",),
+               ("round_start",))
     else:
-        g.then(("deal_random",), ("deal",), ("round_start",))
+        g.then(("deal_random",), *aside, ("deal",), ("round_start",))
 
 
 @step
@@ -502,15 +550,9 @@ def step_round_end(g: Game) -> None:
     s, r = g.s, g.rules
     if s.over:
         return
+    if g.check_end():
+        return
     if not r.coins:
-        reached = [i for i in range(s.n) if s.gems[i] >= g.victory_target(i)]
-        if reached:
-            for i in reached:
-                if g.ability(i) == "vessel" and g.victory_target(i) < r.victory_gems:
-                    flip(g, i, "master")
-            best = max(s.gems[i] for i in reached)
-            g.end_game("victory", [i for i in reached if s.gems[i] == best])
-            return
         if s.grail:
             g.end_game("grail")
             return

@@ -27,7 +27,9 @@ def step_losses(g: Game, losses: tuple, cause: str) -> None:
         if key in seen:
             continue
         seen.add(key)
-        if what == "servant" and how == "destroy" and g.servant_card(victim).indestructible:
+        sv = g.servant_card(victim)
+        if what == "servant" and how == "destroy" and sv.indestructible and (
+                sv.id in g.rules.auto_np or _played_np(g, victim)):  # v1.0: needs a 宝具 card
             g.emit("prevented", seat=victim, servant=s.servant[victim], by="indestructible")
             continue
         kept.append(loss)
@@ -74,12 +76,13 @@ def step_losses_apply(g: Game, losses: tuple, cause: str, answers) -> None:
             s.dark[victim] = True
             g.emit("darken", seat=victim)
         elif ab == "dojo":
-            limit = g.master_card(victim).mana
+            limit = g.master_card(victim).mana if r.hand_limit else r.hand_size
             while len(s.hand[victim]) < limit and not s.over:
                 if not g.draw_action(victim):
                     break
             g.emit("dojo", seat=victim, hand=len(s.hand[victim]))
-        elif ab == "fetch_master" and r.fetch_trigger == "servant_destroyed" and how != "cancel":
+        elif (ab == "fetch_master" and r.fetch_trigger == "servant_destroyed" and how != "cancel"
+              and not r.fetch_ignored):
             fetched[victim] = _fetch_master(g, victim)
         sv = g.servant_card(victim)
         if sv.retaliate and how in ("destroy", "sure") and src != victim:
@@ -168,10 +171,12 @@ def _replace_master(g: Game, victim: int, new: str | None) -> None:
     if new is not None:
         s.master[victim] = new
         s.m_up[victim] = True
+        s.dark[victim] = g.rules.start_dark and g.ability(victim) == "darken"  # hf
         g.emit("new_master_up", seat=victim, card=new)
         return
     s.master[victim] = g.draw_card("master") or ""
     s.m_up[victim] = False
+    s.dark[victim] = g.rules.start_dark and bool(s.master[victim]) and g.ability(victim) == "darken"
     g.emit("new_master", to=(victim,), seat=victim, card=s.master[victim])
 
 

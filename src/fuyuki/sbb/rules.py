@@ -163,6 +163,12 @@ def load_rules(edition: str = "final", mode: str | None = None, options: tuple[s
                 raise DataError(cs.source, key, f"the edition {edition!r} needs a card {cid!r} "
                                 "that the card file does not have")
         values[key] = ids
+    if cards is not None:
+        # a servant of the user's own (an id the edition does not list) follows its np.auto
+        known = set(_edition_values(edition)["servants"])
+        values["auto_np"] = frozenset(
+            {sid for sid in values["auto_np"] if sid in cs.servants}
+            | {sid for sid, sv in cs.servants.items() if sv.auto and sid not in known})
     for ev in values["events"]:
         if ev not in cs.events:
             values["events"] = tuple(e for e in values["events"] if e in cs.events)
