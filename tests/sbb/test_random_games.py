@@ -1,0 +1,37 @@
+"""Thousands of random full games at 3, 4 and 5 players run clean."""
+
+import pytest
+
+from fuyuki.sbb import new_game
+from fuyuki.sbb.agents import make_bot
+
+
+def _run(players, seed, kind):
+    g = new_game(players, seed)
+    bots = [make_bot(kind, seed * 7 + i) for i in range(players)]
+    steps = 0
+    while not g.over:
+        for seat, d in g.pending().items():
+            b = bots[seat]
+            g.submit(seat, b.choose(g.view(seat) if b.needs_view else None, d))
+            steps += 1
+        assert steps < 50000
+    r = g.result
+    assert r["winners"] and all(0 <= w < players for w in r["winners"])
+    assert r["draw"] == (len(r["winners"]) > 1)
+    return r
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_random_full_games(players):
+    reasons = {}
+    for seed in range(800):
+        r = _run(players, seed, "random")
+        reasons[r["reason"]] = reasons.get(r["reason"], 0) + 1
+    assert sum(reasons.values()) == 800
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_heuristic_full_games(players):
+    for seed in range(100):
+        _run(players, 10_000 + seed, "heuristic")
