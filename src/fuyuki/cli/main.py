@@ -18,6 +18,7 @@ def _register() -> None:
     from fuyuki.cli import sbb_commands
 
     sbb_commands.register(app)
+    from fuyuki.cli import war_commands; war_commands.register(app)
     from fuyuki.cli import board_commands; board_commands.register(app)
     from fuyuki.cli import print_commands; print_commands.register(app)
     from fuyuki.cli import web_commands; web_commands.register(app)

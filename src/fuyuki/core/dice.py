@@ -167,3 +167,96 @@ class FixedDice:
     def check_all_used(self) -> None:
         if self._values:
             raise DiceError(f"{len(self._values)} fixed roll(s) left unused: {self._values}")
+
+
+# -- published logs ---------------------------------------------------------------------------
+#
+# A log carries three kinds of machine lines (anything else is text for people):
+#
+#     #DICE COMMIT <scope> <sha256-hex>        published before the scope's rolls
+#     #DICE ROLL <label> 1D<faces> <value>     one per roll, in order
+#     #DICE REVEAL <scope> <secret-hex>        published after them
+#
+# A roll belongs to the latest commitment before it that is not yet revealed.
+
+
+@dataclass
+class Problem:
+    code: str              # bad_commit, no_commit, no_reveal, mismatch, dup, bad_line
+    line: int
+    params: dict
+
+
+@dataclass
+class Verification:
+    commits: int = 0
+    rolls: int = 0
+    problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems and self.commits > 0
+
+
+def verify_lines(lines: list[str]) -> Verification:
+    """Check every #DICE line of a published log (see above)."""
+    out = Verification()
+    scopes: dict[str, dict] = {}
+    open_scope: str | None = None
+    for n, raw in enumerate(lines, 1):
+        line = raw.strip()
+        if not line.startswith("#DICE"):
+            continue
+        parts = line.split()
+        try:
+            kind = parts[1]
+            if kind == "COMMIT":
+                scope, sha = parts[2], parts[3].lower()
+                scopes[scope] = {"sha": sha, "rolls": [], "line": n, "revealed": False}
+                open_scope = scope
+                out.commits += 1
+            elif kind == "ROLL":
+                label, die, value = parts[2], parts[3], int(parts[4])
+                if not die.upper().startswith("1D"):
+                    raise ValueError(die)
+                faces = int(die[2:])
+                out.rolls += 1
+                if open_scope is None:
+                    out.problems.append(Problem("no_commit", n, {"label": label}))
+                    continue
+                sc = scopes[open_scope]
+                if any(r[0] == label for r in sc["rolls"]):
+                    out.problems.append(Problem("dup", n, {"label": label}))
+                sc["rolls"].append((label, faces, value, n))
+            elif kind == "REVEAL":
+                scope, secret_hex = parts[2], parts[3]
+                sc = scopes.get(scope)
+                if sc is None:
+                    out.problems.append(Problem("bad_line", n, {}))
+                    continue
+                secret = bytes.fromhex(secret_hex)
+                sc["revealed"] = True
+                if commitment(secret) != sc["sha"]:
+                    out.problems.append(Problem("bad_commit", n, {"scope": scope}))
+                for label, faces, value, ln in sc["rolls"]:
+                    try:
+                        expected = roll_value(secret, label, faces)
+                    except DiceError:
+                        out.problems.append(Problem("bad_line", ln, {}))
+                        continue
+                    if expected != value:
+                        out.problems.append(Problem("mismatch", ln, {
+                            "label": label, "faces": faces, "value": value,
+                            "expected": expected}))
+                if open_scope == scope:
+                    open_scope = None
+            else:
+                raise ValueError(kind)
+        except (IndexError, ValueError):
+            out.problems.append(Problem("bad_line", n, {}))
+    for scope, sc in scopes.items():
+        if not sc["revealed"]:
+            out.problems.append(Problem("no_reveal", sc["line"],
+                                        {"scope": scope, "rolls": len(sc["rolls"])}))
+    out.problems.sort(key=lambda p: p.line)
+    return out
