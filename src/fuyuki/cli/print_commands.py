@@ -31,10 +31,10 @@ def print_cards(
 ) -> None:
     """Print-and-play sheets: poker-size cards, nine to an A4 page with cut marks, backs for
     double-sided printing, and a page of gem tokens."""
-    err = Console(stderr=True)
-    console = Console()
+    err = Console(stderr=True, soft_wrap=True)
+    console = Console(soft_wrap=True)
     if lang not in ("ja", "en"):
-        err.print(_t("en", "cli.bad_lang", lang=lang))
+        err.print(_t("en", "cli.bad_lang", value=lang))
         raise typer.Exit(2)
     from fuyuki.sbb.printing import NoChromium, PdfFailed, write_sheets
     from fuyuki.sbb.rules import load_rules
