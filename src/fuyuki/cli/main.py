@@ -22,6 +22,7 @@ def _register() -> None:
     from fuyuki.cli import board_commands; board_commands.register(app)
     from fuyuki.cli import print_commands; print_commands.register(app)
     from fuyuki.cli import web_commands; web_commands.register(app)
+    from fuyuki.cli import sim_commands; sim_commands.register(app)
 
 
 _register()

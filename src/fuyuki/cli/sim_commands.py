@@ -1,0 +1,109 @@
+"""``fuyuki simulate``: the Servant Big Battle balance simulator (see docs/simulator.md)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+HELP = ("Play many Servant Big Battle bot games and report win rates (per master, servant, "
+        "pair, seat), game length, battles, losses and what hiding your identity is worth. / "
+        "ボット同士の対戦を大量に行い、バランスの報告を作ります。")
+
+
+def simulate(
+    games: int = typer.Option(1000, "--games", "-n", help="games to play / 対戦数"),
+    players: int = typer.Option(4, "--players", "-p", help="players per game / 人数"),
+    edition: str = typer.Option("final", "--edition", help="edition / 版"),
+    mode: Optional[str] = typer.Option(None, "--mode", help="mode (fate, ubw, hf, hollow...)"),
+    option: list[str] = typer.Option([], "--option", help="rule option, repeatable / オプション"),
+    cards: Optional[Path] = typer.Option(None, "--cards", help="your own card file (TOML)"),
+    bots: str = typer.Option("random", "--bots",
+                             help="random|heuristic|hard, or a comma list, one per player"),
+    seed: int = typer.Option(0, "--seed", help="master seed / 乱数の種"),
+    workers: int = typer.Option(0, "--workers", "-w",
+                                help="worker processes (0 = one per core) / プロセス数"),
+    fix: list[str] = typer.Option([], "--fix",
+                                  help="force a pairing on a player: SEAT=MASTER+SERVANT, "
+                                       "e.g. 0=sakura+gilgamesh (repeatable)"),
+    assign: str = typer.Option("draft", "--assign",
+                               help="draft (the rules' drafts) or random (equal exposure)"),
+    out: Optional[Path] = typer.Option(None, "--out", help="write report.json and report.html here"),
+    as_json: bool = typer.Option(False, "--json", help="print the report as JSON"),
+    compare: Optional[str] = typer.Option(None, "--compare",
+                                          help="what-if on the same seeds: a card file, or "
+                                               "edition=E,mode=M,option=O"),
+    ray: Optional[str] = typer.Option(None, "--ray", help="Ray cluster ADDRESS, or 'local'"),
+    seconds_per_round: float = typer.Option(60.0, "--seconds-per-round",
+                                            help="table time per round, for the time estimate"),
+    gap_games: int = typer.Option(-1, "--gap-games",
+                                  help="seed pairs for the full-state heuristic gap "
+                                       "(-1 = games/10, 0 = off)"),
+    lang: str = typer.Option("ja", "--lang", help="ja or en"),
+    progress: bool = typer.Option(True, "--progress/--no-progress", help="show a progress bar"),
+) -> None:
+    from rich.console import Console
+
+    from fuyuki.core.errors import FuyukiError
+    from fuyuki.sim.config import SimConfig, parse_bots, parse_compare, parse_fix
+    from fuyuki.sim.text import t
+
+    err = Console(stderr=True)
+    if lang not in ("ja", "en"):
+        err.print("--lang: ja | en")
+        raise typer.Exit(2)
+    try:
+        cfg = SimConfig(games=games, players=players, edition=edition, mode=mode,
+                        options=tuple(option), cards=str(cards) if cards else None,
+                        bots=parse_bots(bots, players), seed=seed, fixed=parse_fix(fix),
+                        assign=assign, seconds_per_round=seconds_per_round,
+                        gap_games=max(0, games // 10 if gap_games < 0 else gap_games))
+        other = parse_compare(compare, cfg) if compare else None
+        report = _run(cfg, workers or (os.cpu_count() or 1), ray, other, progress, err, lang)
+    except FuyukiError as exc:
+        err.print(f"[red]{t(lang, 'error')}:[/red] {exc}")
+        raise typer.Exit(2) from None
+    if out:
+        from fuyuki.sim.report_html import render_html
+
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "report.json").write_text(json.dumps(report, ensure_ascii=False, indent=1), "utf-8")
+        (out / "report.html").write_text(render_html(report, lang), "utf-8")
+        err.print(t(lang, "written", path=str(out)))
+    if as_json:
+        typer.echo(json.dumps(report, ensure_ascii=False, indent=1))
+    else:
+        from fuyuki.sim.report_text import render
+
+        render(report, Console(), lang)
+
+
+def _run(cfg, workers, ray, other, show, err, lang):
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn,
+                               TextColumn, TimeElapsedColumn, TimeRemainingColumn)
+    from rich.text import Text
+
+    from fuyuki.sim.runner import simulate as run
+    from fuyuki.sim.text import t
+
+    class Rate(ProgressColumn):
+        def render(self, task) -> Text:
+            speed = task.finished_speed or task.speed
+            return Text(t(lang, "games_per_second", rate=f"{speed:,.0f}" if speed else "?"))
+
+    if not show:
+        return run(cfg, workers, ray, other)
+    with Progress(TextColumn(t(lang, "playing")), BarColumn(), MofNCompleteColumn(), Rate(),
+                  TimeElapsedColumn(), TimeRemainingColumn(), console=err,
+                  transient=False) as bar:
+        task = bar.add_task("games", total=None)
+        return run(cfg, workers, ray, other,
+                   progress=lambda n: bar.advance(task, n),
+                   on_total=lambda total: bar.update(task, total=total))
+
+
+def register(app: typer.Typer) -> None:
+    app.command("simulate", help=HELP)(simulate)

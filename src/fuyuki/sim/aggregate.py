@@ -1,0 +1,158 @@
+"""From game summaries to the report (a JSON-ready dict).
+
+Counting conventions (also in docs/simulator.md):
+
+- a *win* is a sole win; a drawn game (several winners) is a win for nobody and counts in
+  ``draws``;
+- the *fair share* is ``1/N`` of the decided games: ``(1 − draw rate) / N``, the rate every
+  seat would have if the game were perfectly fair — with no draws it is exactly ``1/N``;
+- a player's master and servant are the ones they held after the drafts (or the deal), the
+  pairing they chose or were given, whatever happened to them later;
+- rows whose Wilson 95 % interval lies wholly above (below) the fair share are flagged
+  ``high`` (``low``).
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from statistics import mean
+from typing import Any, Callable
+
+from fuyuki.sim.config import SimConfig
+from fuyuki.sim.stats import flag, quantile, two_proportion, wilson
+
+NOTE = {
+    "ja": "この報告はボット同士の対戦を数えたもので、人間のプレイではありません。",
+    "en": "This report describes bot play, not human play.",
+}
+
+
+def rate_row(key: Any, wins: int, games: int, share: float, **extra: Any) -> dict[str, Any]:
+    lo, hi = wilson(wins, games)
+    return {"id": key, **extra, "games": games, "wins": wins,
+            "rate": wins / games if games else 0.0, "lo": lo, "hi": hi,
+            "flag": flag(lo, hi, share)}
+
+
+def group(games: list[dict], key: Callable[[dict], Any], share: float,
+          name: Callable[[Any], str] | None = None) -> list[dict[str, Any]]:
+    wins: Counter = Counter()
+    count: Counter = Counter()
+    for g in games:
+        for seat in g["seats"]:
+            k = key(seat)
+            if k is None:
+                continue
+            count[k] += 1
+            wins[k] += seat["win"]
+    rows = []
+    for k in count:
+        extra = {"name": name(k)} if name else {}
+        rows.append(rate_row(k, wins[k], count[k], share, **extra))
+    return rows
+
+
+def build_report(cfg: SimConfig, games: list[dict], gap_games: list[dict]) -> dict[str, Any]:
+    rules = cfg.rules()
+    cs = rules.cards
+    n = cfg.players
+    total = len(games)
+    draws = sum(g["draw"] for g in games)
+    share = (total - draws) / (total * n) if total else 1 / n
+
+    def mname(m: str) -> str:
+        return cs.masters[m].name["ja"] if m in cs.masters else m
+
+    def sname(s: str) -> str:
+        return cs.servants[s].name["ja"] if s in cs.servants else s
+
+    by_rate = lambda rows: sorted(rows, key=lambda r: (-r["rate"], str(r["id"])))  # noqa: E731
+    masters = by_rate(group(games, lambda s: s["master"] or None, share, mname))
+    servants = by_rate(group(games, lambda s: s["servant"] or None, share, sname))
+    pairs = by_rate(group(games, lambda s: f"{s['master']}+{s['servant']}", share,
+                          lambda k: "+".join((mname(k.split("+")[0]), sname(k.split("+")[1])))))
+    offsets = sorted(group(games, lambda s: s["offset"], share), key=lambda r: r["id"])
+    players = sorted(group(games, lambda s: s["player"], share,
+                           lambda k: cfg.bots[k]), key=lambda r: r["id"])
+    bots = by_rate(group(games, lambda s: s["bot"], share))
+    never = 10 ** 6
+    reveal = sorted(group(games, lambda s: s["reveal"] if s["reveal"] is not None else never,
+                          share), key=lambda r: r["id"])
+    for r in reveal:
+        if r["id"] == never:
+            r["id"] = "never"
+
+    rounds = sorted(g["rounds"] for g in games)
+    spr = cfg.seconds_per_round
+    length = {
+        "mean": mean(rounds) if rounds else 0.0,
+        "median": quantile(rounds, 0.5),
+        "p90": quantile(rounds, 0.9),
+        "min": rounds[0] if rounds else 0,
+        "max": rounds[-1] if rounds else 0,
+        "histogram": {str(k): v for k, v in sorted(Counter(rounds).items())},
+        "seconds_per_round": spr,
+        "minutes_mean": (mean(rounds) if rounds else 0.0) * spr / 60,
+        "minutes_median": quantile(rounds, 0.5) * spr / 60,
+        "minutes_p90": quantile(rounds, 0.9) * spr / 60,
+    }
+    kinds: Counter = Counter()
+    abilities: Counter = Counter()
+    losses: dict[str, Counter] = defaultdict(Counter)
+    for g in games:
+        kinds.update(g["kinds"])
+        abilities.update(g["abilities"])
+        for label, what, c in g["losses"]:
+            losses[label][what] += c
+    per = (lambda c: c / total) if total else (lambda c: 0.0)
+    battles = {
+        "per_game": per(sum(g["battles"] for g in games)),
+        "histogram": {str(k): v for k, v in sorted(Counter(g["battles"] for g in games).items())},
+        "kinds": {k: {"count": v, "per_game": per(v)} for k, v in sorted(kinds.items())},
+    }
+    loss_rows = sorted(({"cause": label, "servants": c["servant"], "masters": c["master"],
+                         "per_game": per(c["servant"] + c["master"])}
+                        for label, c in losses.items()), key=lambda r: -r["per_game"])
+    ability_rows = sorted(({"event": k, "count": v, "per_game": per(v)}
+                           for k, v in abilities.items()), key=lambda r: -r["count"])
+    return {
+        "note": NOTE,
+        "config": cfg.to_json(),
+        "games": total,
+        "players": n,
+        "draws": draws,
+        "draw_rate": draws / total if total else 0.0,
+        "fair_share": share,
+        "reasons": dict(sorted(Counter(g["reason"] for g in games).items())),
+        "masters": masters,
+        "servants": servants,
+        "pairs": pairs,
+        "offsets": offsets,
+        "by_player": players,
+        "by_bot": bots,
+        "length": length,
+        "battles": battles,
+        "losses": loss_rows,
+        "abilities": ability_rows,
+        "hidden": {"reveal": reveal, "gap": hidden_gap(gap_games)},
+    }
+
+
+def hidden_gap(gap_games: list[dict]) -> dict[str, Any] | None:
+    """Player 0's win rate as the plain heuristic bot and as the full-state variant, on the
+    same seeds and seats (games come in pairs: plain, then full state)."""
+    if not gap_games:
+        return None
+    plain = gap_games[0::2]
+    full = gap_games[1::2]
+
+    def wins(games: list[dict]) -> int:
+        return sum(seat["win"] for g in games for seat in g["seats"] if seat["player"] == 0)
+
+    k1, k2, m = wins(plain), wins(full), len(plain)
+    z, p = two_proportion(k1, m, k2, m)
+    lo1, hi1 = wilson(k1, m)
+    lo2, hi2 = wilson(k2, m)
+    return {"games": m, "plain_wins": k1, "plain_rate": k1 / m, "plain_lo": lo1,
+            "plain_hi": hi1, "full_wins": k2, "full_rate": k2 / m, "full_lo": lo2,
+            "full_hi": hi2, "gap": (k2 - k1) / m, "z": z, "p": p}

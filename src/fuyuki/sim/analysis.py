@@ -1,0 +1,102 @@
+"""The analysis-only heuristic bot that is given the full state — a measuring device.
+
+:class:`FullStateHeuristicBot` is the heuristic bot with every master and servant on the
+table shown to it (face down or not): the simulator hands it :func:`full_view` instead of
+``game.view(seat)``. Comparing its win rate with the plain heuristic bot's, on the same seeds
+and seats, measures what hiding your identity is worth to the players who cannot see it.
+
+It breaks the rule that a bot sees only its own view, on purpose and only here: it is
+**never offered as an opponent** (not in ``make_bot``, not in the CLI's ``--bots``, not in any
+front end) and lives in the simulator package, not in ``fuyuki.sbb.agents``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fuyuki.core.protocol import Decision
+from fuyuki.sbb.agents.heuristic import HeuristicBot, _sigmoid
+from fuyuki.sbb.cards import parse_action
+
+MEAN_CARD = 2.8   # the mean value of an action card (出撃 1,2,2,3,3,4,5; 宝具 1,2,3)
+
+
+def full_view(game, seat: int) -> dict[str, Any]:
+    """``game.view(seat)`` with every seat's master, servant, darkness and 魔力 filled in from
+    the engine's state. For the analysis bot only; never shown to a player."""
+    view = game.view(seat)
+    s = game.s
+    for i, p in enumerate(view["seats"]):
+        p["master"] = s.master[i] or None
+        p["servant"] = s.servant[i] or None
+        p["dark"] = s.dark[i]
+        p["mana"] = game.mana(i) if s.master[i] else None
+    return view
+
+
+class FullStateHeuristicBot(HeuristicBot):
+    """The heuristic bot, bidding with the opponents' real masters and servants in mind.
+
+    Analysis only — it is given the full state and is never offered as an opponent."""
+
+    name = "heuristic-full-state"
+    needs_view = True
+    needs_full_state = True
+
+    def _power_of(self, p: dict[str, Any]) -> int:
+        sv = self.cards.servants.get(p["servant"] or "")
+        power = sv.power if sv else 2
+        if p["dark"]:
+            m = self.cards.masters.get(p["master"] or "")
+            power += int(m.params.get("power", 0)) if m else 0
+        return power
+
+    def _bid(self, view, d: Decision):
+        me = view["me"]
+        n = view["players"]
+        seat = view["seat"]
+        gems = [p["gems"] for p in view["seats"]]
+        lead = gems[seat] - max(g for i, g in enumerate(gems) if i != seat)
+        power = self._my_power(view)
+        sv = self.cards.servants.get(me["servant"] or "")
+        rivals = [p for p in view["seats"] if p["seat"] != seat]
+        powers = [self._power_of(p) for p in rivals]
+        typical = sum(powers) / len(powers) + MEAN_CARD
+        strongest = max(powers) + 2.0
+        fragarach = any(self.cards.masters.get(p["master"] or "") is not None
+                        and self.cards.masters[p["master"]].ability == "fragarach" for p in rivals)
+        hurt = 0.0
+        if sv is not None and not sv.effect.empty:
+            for p in rivals:
+                rsv = self.cards.servants.get(p["servant"] or "")
+                if rsv is None:
+                    continue
+                if "servant" in sv.effect.destroy and rsv.indestructible and not sv.effect.sure_hit:
+                    continue
+                hurt += 1.0
+                if rsv.retaliate and sv.effect.destroy:
+                    hurt -= 1.5
+            hurt = hurt / len(rivals) * 1.5 + sv.effect.pool_gems
+        land_gems = {self.cards.lands[x["id"]].colour: x["gems"] for x in view["lands"]}
+        max_gems = max(land_gems.values()) or 1
+        scores: dict[str, float] = {}
+        for card in d.options:
+            a = parse_action(card)
+            if a is None:
+                scores[card] = self._event_score(view, card, lead)
+                continue
+            g = land_gems.get(a.colour, 0)
+            q = min(0.85, (0.15 + 0.55 * g / max_gems) * (n - 1) / 3)
+            total = power + a.value
+            if a.kind == "sortie":
+                ev = g * ((1 - q) + q * _sigmoid((total - typical) / 1.2) * 0.75)
+            elif sv is not None and sv.np_as_sortie_vs_np:
+                ev = q * (g * 0.7 + 0.5)
+            else:
+                p_win = 0.6 + 0.4 * _sigmoid((total - strongest) / 1.2)
+                if fragarach:
+                    p_win *= 0.8
+                ev = q * (g * p_win + hurt)
+            ev -= 0.12 * a.value
+            scores[card] = ev + self.rng.random() * 0.05
+        return max(scores, key=lambda c: scores[c])

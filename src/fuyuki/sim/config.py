@@ -1,0 +1,133 @@
+"""What a simulation plays: rules, bots per player, fixed pairings, seeds.
+
+A *player* of the simulation (0..N-1, the index of ``--bots`` and ``--fix``) is not a seat:
+players rotate round the table from game to game. In game ``i`` player ``k`` sits ``(k + i)
+mod N`` seats to the left of the first parent (chosen at random by the engine), so over any N
+consecutive games every player — and every fixed pairing — sits once in every position.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from fuyuki.core.errors import DataError
+from fuyuki.core.rng import derive_seed
+
+BOTS = ("random", "heuristic", "hard")
+_RULES_CACHE: dict[tuple, Any] = {}
+
+
+@dataclass(frozen=True)
+class SimConfig:
+    games: int = 1000
+    players: int = 4
+    edition: str = "final"
+    mode: str | None = None
+    options: tuple[str, ...] = ()
+    cards: str | None = None
+    bots: tuple[str, ...] = ("random",)
+    seed: int = 0
+    fixed: tuple[tuple[int, str, str], ...] = ()
+    assign: str = "draft"
+    seconds_per_round: float = 60.0
+    gap_games: int = 0
+    extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        if self.games < 0:
+            raise DataError("--games", "games", "must be 0 or more")
+        if len(self.bots) == 1 and self.players > 1:
+            object.__setattr__(self, "bots", self.bots * self.players)
+        if len(self.bots) != self.players:
+            raise DataError("--bots", "bots", f"give one bot or one per player "
+                            f"({self.players}), not {len(self.bots)}")
+        for i, b in enumerate(self.bots):
+            if b not in BOTS:
+                raise DataError("--bots", f"bots[{i}]", f"unknown bot {b!r} (known: {list(BOTS)})")
+        if self.assign not in ("draft", "random"):
+            raise DataError("--assign", "assign", f"must be draft or random, not {self.assign!r}")
+        for k, _, _ in self.fixed:
+            if not 0 <= k < self.players:
+                raise DataError("--fix", f"fix[{k}]", f"no player {k} in a {self.players}-player "
+                                "simulation")
+        if self.seconds_per_round <= 0:
+            raise DataError("--seconds-per-round", "seconds_per_round", "must be positive")
+
+    # ------------------------------------------------------------------ derived
+    def rules(self):
+        """The rules (loaded once per process)."""
+        key = (self.edition, self.mode, self.options, self.cards)
+        if key not in _RULES_CACHE:
+            from fuyuki.sbb.rules import load_rules
+
+            _RULES_CACHE[key] = load_rules(self.edition, self.mode, self.options, self.cards)
+        return _RULES_CACHE[key]
+
+    def game_seed(self, index: int, stream: str = "game") -> int:
+        """The seed of game ``index``: a function of the master seed and the index only, so
+        results do not depend on how games are spread over workers."""
+        return derive_seed(self.seed, f"sim-{stream}-{index}") % (2**63)
+
+    def with_rules(self, **changes: Any) -> "SimConfig":
+        return replace(self, **changes)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "games": self.games, "players": self.players, "edition": self.edition,
+            "mode": self.mode or "standard", "options": list(self.options),
+            "cards": self.cards, "bots": list(self.bots), "seed": self.seed,
+            "fixed": [{"player": k, "master": m, "servant": s} for k, m, s in self.fixed],
+            "assign": self.assign, "seconds_per_round": self.seconds_per_round,
+            "gap_games": self.gap_games,
+        }
+
+
+# ---------------------------------------------------------------------- parsing CLI values
+def parse_bots(text: str, players: int) -> tuple[str, ...]:
+    """``random`` / ``heuristic`` / ``hard`` for everyone, or a comma list, one per player."""
+    names = tuple(x.strip() for x in text.split(",") if x.strip())
+    if not names:
+        raise DataError("--bots", "bots", "empty")
+    return names if len(names) > 1 else names * players
+
+
+def parse_fix(values: list[str]) -> tuple[tuple[int, str, str], ...]:
+    """``SEAT=MASTER+SERVANT`` items (``0=sakura+gilgamesh``)."""
+    out = []
+    for i, text in enumerate(values):
+        seat, sep, pair = text.partition("=")
+        master, plus, servant = pair.partition("+")
+        if not sep or not plus or not seat.strip().isdigit() or not master or not servant:
+            raise DataError("--fix", f"fix[{i}]", f"{text!r} is not SEAT=MASTER+SERVANT "
+                            "(e.g. 0=sakura+gilgamesh)")
+        out.append((int(seat), master.strip(), servant.strip()))
+    seats = [k for k, _, _ in out]
+    if len(set(seats)) != len(seats):
+        raise DataError("--fix", "fix", "a player is fixed twice")
+    return tuple(out)
+
+
+def parse_compare(value: str, base: SimConfig) -> tuple[SimConfig, str]:
+    """The what-if configuration: a card file path, or ``edition=E,mode=M,option=O,cards=F``.
+    Returns the config and a label for it."""
+    if Path(value).is_file():
+        return replace(base, cards=value), value
+    changes: dict[str, Any] = {}
+    options: list[str] = []
+    for i, part in enumerate(x for x in value.split(",") if x.strip()):
+        key, sep, val = part.partition("=")
+        key, val = key.strip(), val.strip()
+        if not sep or key not in ("edition", "mode", "option", "cards"):
+            raise DataError("--compare", f"compare[{i}]", f"{value!r}: not a card file and not "
+                            "edition=E,mode=M,option=O,cards=FILE")
+        if key == "option":
+            options.append(val)
+        else:
+            changes[key] = None if key == "mode" and val == "standard" else val
+    if not changes and not options:
+        raise DataError("--compare", "compare", f"{value!r}: no such card file")
+    if options:
+        changes["options"] = tuple(options)
+    return replace(base, **changes), value

@@ -1,0 +1,147 @@
+"""One simulated game: seats, bots, the engine loop, and the game's summary.
+
+The simulator runs the engine itself, so after the game it reads the full event log to
+count what happened (:func:`summarize`); nothing from the log is ever given to a bot.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from fuyuki.core.errors import DataError
+from fuyuki.core.rng import derive_seed
+from fuyuki.sbb import setup_overrides
+from fuyuki.sim.config import SimConfig
+
+# events counted as uses of a card ability or a rule worth watching
+ABILITY_EVENTS = ("luck", "prevented", "substitute", "life_extension", "overseer", "darken",
+                  "dojo", "fetch", "fetch_back", "fetch_nothing", "jewel", "fragarach",
+                  "np_fizzle", "np_as_sortie", "swap", "grail", "tsubame", "retaliate",
+                  "misfire", "uncontested")
+BATTLE_KINDS = ("case1", "case2_win", "case2_tie", "case3_win", "case3_split")
+
+
+def make_agent(name: str, seed: int, rules):
+    """A bot for the simulator. ``heuristic-full-state`` is the analysis device of
+    :mod:`fuyuki.sim.analysis` and is used only by the hidden-identity measurement."""
+    if name == "random":
+        from fuyuki.sbb.agents.random_bot import RandomBot
+        return RandomBot(seed)
+    if name == "heuristic":
+        from fuyuki.sbb.agents.heuristic import HeuristicBot
+        return HeuristicBot(seed, cards=rules.cards)
+    if name == "heuristic-full-state":
+        from fuyuki.sim.analysis import FullStateHeuristicBot
+        return FullStateHeuristicBot(seed, cards=rules.cards)
+    from fuyuki.sbb.agents import bot_names, make_bot
+    if name not in bot_names():
+        raise DataError("--bots", "bots", f"bot {name!r} is not available here "
+                        f"(available: {bot_names()})")
+    return make_bot(name, seed)
+
+
+def seats_of(players: int, parent: int, index: int) -> list[int]:
+    """The seat of each simulation player in game ``index`` (rotation from the first parent)."""
+    return [(parent + k + index) % players for k in range(players)]
+
+
+def play_game(cfg: SimConfig, index: int, *, bots: tuple[str, ...] | None = None,
+              stream: str = "game", rules=None) -> dict[str, Any]:
+    """Play game ``index`` of ``cfg`` (seed from the master seed and the index) and return its
+    summary. ``bots`` overrides ``cfg.bots`` (one name per player)."""
+    from fuyuki.sim.analysis import full_view
+
+    rules = rules or cfg.rules()
+    n = cfg.players
+    seed = cfg.game_seed(index, stream)
+    g = setup_overrides.start(n, seed, rules)
+    parent = g.view(None)["parent"]
+    seat_of = seats_of(n, parent, index)
+    fixed = {seat_of[k]: (m, s) for k, m, s in cfg.fixed}
+    setup_overrides.deal(g, fixed, cfg.assign)
+    names = bots or cfg.bots
+    agents: list[Any] = [None] * n
+    for k in range(n):
+        agents[seat_of[k]] = make_agent(names[k], derive_seed(seed, f"bot-{k}"), rules)
+    full = [getattr(a, "needs_full_state", False) for a in agents]
+    needs = [a.needs_view for a in agents]
+    pending, submit = g.pending, g.submit
+    while not g.s.over:
+        for seat, d in pending().items():
+            a = agents[seat]
+            if full[seat]:
+                view = full_view(g, seat)
+            elif needs[seat]:
+                view = g.view(seat)
+            else:
+                view = None
+            submit(seat, a.choose(view, d))
+    return summarize(g, seat_of, names, index, seed)
+
+
+def summarize(g, seat_of: list[int], names, index: int, seed: int) -> dict[str, Any]:
+    """What the report needs from one finished game, read from its full event log."""
+    n = g.players
+    result = g.result
+    player_at = {seat: k for k, seat in enumerate(seat_of)}
+    masters = [""] * n
+    servants = [""] * n
+    reveal: list[int | None] = [None] * n
+    rnd = 0
+    battles = 0
+    kinds: Counter = Counter()
+    abilities: Counter = Counter()
+    losses: Counter = Counter()
+    np_servant: dict[int, str] = {}
+    parent = 0
+    for e in g.events:
+        k, d = e.kind, e.data
+        if k == "round":
+            rnd = d["round"]
+        elif k == "setup":
+            parent = d["parent"]
+        elif k == "draft_kept":
+            if rnd == 0:
+                (masters if d["kind"] == "master" else servants)[d["seat"]] = d["card"]
+        elif k == "dealt":
+            if rnd == 0:
+                masters[d["seat"]], servants[d["seat"]] = d["master"], d["servant"]
+        elif k == "flip":
+            if d["what"] == "master" and reveal[d["seat"]] is None:
+                reveal[d["seat"]] = rnd
+        elif k == "new_master_up":
+            if reveal[d["seat"]] is None:
+                reveal[d["seat"]] = rnd
+        elif k == "battle":
+            battles += 1
+        elif k in BATTLE_KINDS:
+            kinds[k] += 1
+        elif k == "np_resolves":
+            np_servant[d["seat"]] = d["servant"]
+            abilities["np:" + d["servant"]] += 1
+        elif k == "lost":
+            cause = d["cause"]
+            label = f"np:{np_servant.get(d['source'], '?')}" if cause == "np" else cause
+            losses[(label, d["what"])] += 1
+        if k in ABILITY_EVENTS:
+            abilities[k] += 1
+    winners = result["winners"]
+    draw = bool(result["draw"])
+    return {
+        "i": index,
+        "seed": seed,
+        "parent": parent,
+        "rounds": result["rounds"],
+        "reason": result["reason"],
+        "draw": draw,
+        "seats": [{"player": player_at[seat], "bot": names[player_at[seat]],
+                   "offset": (seat - parent) % n, "master": masters[seat],
+                   "servant": servants[seat], "win": (not draw and seat in winners),
+                   "shared": draw and seat in winners, "gems": result["gems"][seat],
+                   "reveal": reveal[seat]} for seat in range(n)],
+        "battles": battles,
+        "kinds": dict(kinds),
+        "abilities": dict(abilities),
+        "losses": [[label, what, c] for (label, what), c in sorted(losses.items())],
+    }
