@@ -281,7 +281,11 @@ class Game:
         camp = self.camps[seat]
         for i in range(n):
             cards = camp.hand if pool == "hand" else camp.plotted
-            kid = yield from self._ask(seat, "pay", sorted(cards), pool=pool, left=n - i, why=why)
+            if len(cards) <= n - i:      # every card must go: nothing to choose
+                kid = cards[0]
+            else:
+                kid = yield from self._ask(seat, "pay", sorted(cards), pool=pool, left=n - i,
+                                           why=why)
             self._discard(seat, kid, why)
 
     # ------------------------------------------------------------------ damage and death
@@ -396,7 +400,7 @@ class Game:
                     return self.deck.pop(i)
             raise ScenarioError("setup", key, f"no {ctype!r} card left in the deck")
 
-        allowed = {"chars", "camps", "deck", "start_hand", "turn"}
+        allowed = {"chars", "camps", "deck", "clear_deck", "start_hand", "turn"}
         for k in setup:
             if k not in allowed:
                 raise ScenarioError("setup", k, f"unknown key (allowed: {sorted(allowed)})")
@@ -438,6 +442,8 @@ class Game:
                 else:
                     raise ScenarioError("setup", key, "unknown key")
         top = [take(t, "deck") for t in setup.get("deck", [])]
+        if setup.get("clear_deck"):
+            self.deck = []                # only the listed cards are in play
         self.deck.extend(reversed(top))   # the first listed is drawn first
         if "turn" in setup:
             self.turn_seat = int(setup["turn"])

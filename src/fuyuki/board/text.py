@@ -125,7 +125,7 @@ class Texts:
             if d["base"]:
                 parts.append(str(d["base"]))
             if d["bonus"]:
-                parts.append(f"+{d['bonus']}")
+                parts.append(str(d["bonus"]))
             return t("ev.attack_roll", attack=d["attack"], detail=" + ".join(parts) or "0",
                      value=d["value"])
         if k == "hit":
@@ -162,6 +162,12 @@ class Texts:
                 info[key] = self.char(info[key])
         if "means" in info:
             info["means"] = self.means(info["means"])
+        if decision["kind"] == "defence":
+            parts = [f"{info.get('dice', 0)}d6"] if info.get("dice") else []
+            for k in ("at", "value", "bonus"):
+                if info.get(k):
+                    parts.append(str(info[k]))
+            info["formula"] = " + ".join(parts) or "0"
         return self.t(f"dec.{decision['kind']}", **info)
 
     def option(self, kind: str, o: Any) -> str:
@@ -212,6 +218,8 @@ class Texts:
             if head == "card":
                 kid_name = self.card_of(rest)
                 return kid_name
+        if kind == "cover" and s == "none":
+            return t("opt.no_cover")
         if kind == "cover" and head == "cover":
             return t("opt.cover", char=self.char(rest))
         if kind == "defence":
