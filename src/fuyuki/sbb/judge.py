@@ -90,8 +90,12 @@ def load_scenario(path: str | Path, cards: str | Path | None = None) -> tuple[Ga
     masters, servants = list(rules.masters), list(rules.servants)
     for i, st in enumerate(seats):
         st.check_keys(SEAT_KEYS)
-        m = st.str("master", choices=masters)
-        sv = st.str("servant", choices=servants)
+        m = st.str("master", choices=rules.masters)
+        sv = st.str("servant", choices=rules.servants)
+        if m not in masters:
+            raise st.fail("master", f"{m!r} is already another seat's master")
+        if sv not in servants:
+            raise st.fail("servant", f"{sv!r} is already another seat's servant")
         masters.remove(m)
         servants.remove(sv)
         state.master[i], state.servant[i] = m, sv

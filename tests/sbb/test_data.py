@@ -1,0 +1,84 @@
+"""Rules as data: the card file and edition files are validated on load, and every text a
+user reads exists in ja and en."""
+
+import pytest
+
+from fuyuki.core import i18n
+from fuyuki.core.errors import DataError
+from fuyuki.sbb import text  # noqa: F401  (registers the catalog)
+from fuyuki.sbb.cards import default_cards_path, load_cards
+from fuyuki.sbb.rules import Rules
+
+
+def test_builtin_cards_final_edition_counts():
+    """seed 001: 10 masters, 10 servants, 5 lands, 53 actions (50 + 3 events)."""
+    r = Rules.preset("final")
+    cs = r.cards
+    assert len(r.masters) == 10 and len(r.servants) == 10 and len(cs.lands) == 5
+    actions = sum(len(cs.actions_of(l.colour)) for l in cs.lands.values())
+    assert actions == 50 and len(r.events) == 3
+    assert r.gem_pool == 50 and r.opening_hand == 3 and r.victory_gems == 12
+
+
+def test_every_card_has_ja_and_en_text():
+    cs = load_cards()
+    for group in (cs.masters, cs.servants, cs.events):
+        for card in group.values():
+            assert card.name["ja"] and card.name["en"]
+            assert card.text["ja"] and card.text["en"], card.id
+
+
+def test_catalogs_have_the_same_keys():
+    ja = {k for k in i18n.keys("ja") if k.startswith("sbb.")}
+    en = {k for k in i18n.keys("en") if k.startswith("sbb.")}
+    assert ja == en and len(ja) > 80
+
+
+def test_every_event_kind_has_text():
+    from fuyuki.sbb.game import new_game
+    from tests.sbb.conftest import play_out
+    kinds = set()
+    for seed in range(80):
+        kinds |= {e.kind for e in play_out(new_game(5, seed), rng_seed=seed).events}
+    for kind in kinds:
+        assert f"sbb.event.{kind}" in i18n.keys("ja"), kind
+
+
+def _write(tmp_path, old, new):
+    src = default_cards_path().read_text("utf-8")
+    assert old in src
+    p = tmp_path / "cards.toml"
+    p.write_text(src.replace(old, new, 1), "utf-8")
+    return p
+
+
+@pytest.mark.parametrize("old, new, key, words", [
+    ('power = 3', 'power = "3"', "servant[0].power", "must be an integer"),
+    ('ability = { kind = "substitute" }', 'ability = { kind = "teleport" }', "master[0].ability.kind", "must be one of"),
+    ('effect = { destroy = ["servant"] }', 'effect = { destroy = ["land"] }', "servant[0].effect.destroy[0]", "'servant' or 'master'"),
+    ('colour = "blue"', 'colour = "red"', "land[1].colour", "two lands"),
+    ('mana = 3', 'manna = 3', "master[0].manna", "unknown key"),
+    ('sortie = [1, 2, 2, 3, 3, 4, 5]', 'sortie = [1, -2]', "actions.sortie[1]", ">= 0"),
+    ('ability = { kind = "vessel", victory = 10 }', 'ability = { kind = "vessel" }', "master[4].ability.victory", "missing"),
+])
+def test_bad_card_file_names_file_key_reason(tmp_path, old, new, key, words):
+    p = _write(tmp_path, old, new)
+    with pytest.raises(DataError) as exc:
+        load_cards(p)
+    assert exc.value.file == str(p) and exc.value.key == key and words in exc.value.reason
+
+
+def test_users_card_file_changes_play(tmp_path):
+    """A user's card file: セイバー power 9 wins a case 3 it would have lost."""
+    p = _write(tmp_path, 'power = 3', 'power = 9')
+    r = Rules.preset("final", cards=p)
+    assert r.cards.servants["saber"].power == 9
+
+
+def test_unknown_edition_and_option_refused():
+    with pytest.raises(DataError) as exc:
+        Rules.preset("v9")
+    assert "unknown edition" in exc.value.reason
+    with pytest.raises(DataError) as exc:
+        Rules.preset("final", options=("turbo",))
+    assert "unknown option" in exc.value.reason
