@@ -410,3 +410,22 @@ def test_print_messages_exist_in_both_languages():
     ja = {k for k in keys("ja") if k.startswith("sbb_print.")}
     en = {k for k in keys("en") if k.startswith("sbb_print.")}
     assert ja == en and len(ja) > 30
+
+
+def test_an_editions_change_to_a_card_parameter_is_printed_on_the_card():
+    """v1.x sets イリヤ's 聖杯の器 to 7 gems (edition card_params); her card text says 10."""
+    if "v1.0" not in editions():
+        pytest.skip("no v1.0 edition in this build")
+    illya = text_of(printed(load_rules("v1.0")).card("illya"))
+    assert "v1.0では: 勝利条件 GEM7個" in illya
+    assert "では:" not in text_of(printed(load_rules("final")).card("illya"))
+
+
+def test_card_text_placeholders_take_the_cards_parameters(tmp_path):
+    text = default_cards_path().read_text("utf-8")
+    old = 'text = { ja = "勝利条件がGEM10個になる'
+    assert text.count(old) == 1
+    p = tmp_path / "cards.toml"
+    p.write_text(text.replace(old, 'text = { ja = "勝利条件がGEM{victory}個{unknown}になる'), "utf-8")
+    illya = text_of(printed(load_rules(cards=p)).card("illya"))
+    assert "勝利条件がGEM10個{unknown}になる" in illya

@@ -19,7 +19,8 @@ from pathlib import Path
 from string import Template
 
 from fuyuki.core.i18n import pick, register, tr
-from fuyuki.sbb.cards import parse_action
+from fuyuki.core.errors import FuyukiError
+from fuyuki.sbb.cards import load_cards, parse_action
 from fuyuki.sbb.printing.deck import PrintDeck, print_deck
 from fuyuki.sbb.rules import Rules
 
@@ -95,13 +96,59 @@ def _stat(value: int, label: str) -> str:
 
 
 # ------------------------------------------------------------------------------ fronts
+class _Params(dict):
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+def _master_text(m, rules: Rules, lang: str) -> str:
+    """The ability text, its ``{param}`` placeholders filled with the card's parameters as the
+    edition sets them; a parameter the edition changed that the text does not show gets a
+    note ("Ver.1.0: victory 7 gems")."""
+    text = pick(m.text, lang)
+    try:
+        filled = text.format_map(_Params(m.params))
+    except (ValueError, IndexError, AttributeError):   # stray braces: print the text as it is
+        filled = text
+    original = _file_params(rules).get(m.id, {})
+    notes = [t(lang, f"param.{k}", value=v) if f"param.{k}" in _param_keys(lang) else f"{k} {v}"
+             for k, v in m.params.items()
+             if k in original and original[k] != v and "{" + k + "}" not in text]
+    if not notes:
+        return _text(filled)
+    note = t(lang, "page.edition_note", edition=rules.edition) + ("、" if lang == "ja" else ", ").join(notes)
+    return f'{_text(filled)}<div class="note">{escape(note)}</div>'
+
+
+def _param_keys(lang: str) -> set[str]:
+    from fuyuki.core.i18n import keys
+
+    return {k.removeprefix(NS + ".") for k in keys(lang) if k.startswith(NS + ".param.")}
+
+
+def _file_params(rules: Rules) -> dict[str, dict[str, object]]:
+    """Each master's ability parameters as its card file has them (before the edition)."""
+    cs = rules.cards
+    key = cs.source
+    if key not in _FILE_PARAMS:
+        try:
+            base = load_cards(cs.source or None)
+            _FILE_PARAMS[key] = {mid: dict(m.params) for mid, m in base.masters.items()}
+        except FuyukiError:
+            _FILE_PARAMS[key] = {}
+    return _FILE_PARAMS[key]
+
+
+_FILE_PARAMS: dict[str, dict[str, dict[str, object]]] = {}
+
+
 def _master(cid: str, rules: Rules, lang: str) -> tuple[str, str]:
     m = rules.cards.masters[cid]
     box = ""
     if m.ability != "none" or pick(m.text, lang):
         box = ('<div class="box"><div class="boxhead"><span class="tag solid">'
                f'{escape(t(lang, "label.ability"))}</span>{_inline_name(m.ability_name, lang)}</div>'
-               f'{_text(pick(m.text, lang))}</div>')
+               f'{_master_text(m, rules, lang)}</div>')
     # v1.x masters have no 魔力 (every hand holds the same): no stat is printed then
     stat = _stat(m.mana, t(lang, "label.mana")) if rules.hand_limit else ""
     inner = (f'<div class="head"><span class="kind">{escape(t(lang, "kind.master"))}</span>'
