@@ -50,7 +50,8 @@ class Terminal:
         kind_name = t(self.lang, f"decision.{decision.kind}")
         self.console.print(f"[bold cyan]{t(self.lang, 'ui.decision', kind_name=kind_name)}[/]")
         for i, opt in enumerate(decision.options, 1):
-            self.console.print(f"  {i}. {option_name(opt, self.lang, cards)}  [dim]{opt}[/]")
+            self.console.print(f"  {i}. {option_name(opt, self.lang, cards)}  [dim]{opt}[/]"
+                               f"{describe(opt, decision.kind, cards, self.lang)}")
         while True:
             try:
                 raw = self.console.input(f"{t(self.lang, 'ui.prompt')} > ").strip()
@@ -73,6 +74,19 @@ class Terminal:
                 self.console.print(f"[red]{t(self.lang, 'ui.bad_input', reason=exc)}[/]")
 
 
+def describe(option: Any, kind: str, cards, lang: str) -> str:
+    """The card text shown next to a draft option."""
+    from fuyuki.sbb.text import t
+
+    if kind == "draft_master" and option in cards.masters:
+        m = cards.masters[option]
+        return f"\n       {t(lang, 'ui.mana')}{m.mana} 《{m.ability_name['ja']}》 {m.text[lang]}"
+    if kind == "draft_servant" and option in cards.servants:
+        sv = cards.servants[option]
+        return (f"\n       {t(lang, 'ui.power')}{sv.power} 《{sv.np_name['ja']}》 {sv.text[lang]}")
+    return ""
+
+
 def run_game(game, players: list, console: Console, lang: str, watch: int | None) -> None:
     """Drive a game to its end, printing the events ``watch`` may see (None: public)."""
     from fuyuki.sbb.text import render
@@ -84,6 +98,8 @@ def run_game(game, players: list, console: Console, lang: str, watch: int | None
         events = game.visible_events(watch, shown)
         shown = len(game.events)
         for e in events:
+            if e.kind == "draw_count" and e.data.get("seat") == watch:
+                continue  # the private "you drew X" line already says it
             style = "bold" if e.kind in ("round", "reveal", "game_over") else ""
             console.print(render(e, lang, you=watch), style=style, highlight=False)
 
