@@ -293,6 +293,6 @@ def step_effects_luck(g: Game, items, idx, kept, after, answers) -> None:
 def step_pool_gems(g: Game, seat: int, n: int) -> None:
     s = g.s
     take = n if g.rules.unlimited_gems else min(n, s.pool)
-    s.pool -= take
+    s.pool -= 0 if g.rules.unlimited_gems else take
     s.gems[seat] += take
     g.emit("pool_take", seat=seat, gems=take)

@@ -419,7 +419,7 @@ def step_round_start(g: Game) -> None:
     for li in range(len(s.lands)):
         if s.pool > 0 or r.unlimited_gems:
             s.gems_on[li] += 1
-            s.pool -= 1
+            s.pool -= 0 if r.unlimited_gems else 1  # 聖杯大戦争: the pool never runs out
     g.emit("gems_placed", gems=list(s.gems_on))
     if s.pool > 0 or r.unlimited_gems:
         g.ask({s.parent: Decision("place_gem", tuple(s.lands))}, ("place_extra",))
@@ -432,7 +432,7 @@ def step_place_extra(g: Game, answers) -> None:
     s = g.s
     land = answers[s.parent]
     s.gems_on[s.lands.index(land)] += 1
-    s.pool -= 1
+    s.pool -= 0 if g.rules.unlimited_gems else 1
     g.emit("extra_gem", seat=s.parent, land=land)
     g.then(("bids_open",))
 
