@@ -429,3 +429,41 @@ def test_card_text_placeholders_take_the_cards_parameters(tmp_path):
     p.write_text(text.replace(old, 'text = { ja = "勝利条件がGEM{victory}個{unknown}になる'), "utf-8")
     illya = text_of(printed(load_rules(cards=p)).card("illya"))
     assert "勝利条件がGEM10個{unknown}になる" in illya
+
+
+# ----------------------------------------------------------------------- modes
+def mode_rules(mode: str):
+    pytest.importorskip("fuyuki.sbb.modes")
+    return load_rules("final", mode)
+
+
+def test_ubw_shirou_card_shows_his_infinite_blade_works_instead_of_substitute():
+    rules = mode_rules("ubw")
+    shirou = text_of(printed(rules).card("shirou"))
+    np_name = rules.cards.servants[rules.blades_as].np_name["ja"]
+    assert np_name in shirou and "身代わり" not in shirou
+    for target in rules.shirou_blades_vs:
+        assert rules.cards.servants[target].name["ja"] in shirou
+    assert "Unlimited Blade Works" in text_of(printed(rules, "en").card("shirou"))
+
+
+def test_a_mode_that_ignores_shinji_says_so_on_his_card():
+    rules = mode_rules("fate")
+    assert rules.fetch_ignored
+    assert "この能力は働かない" in text_of(printed(rules).card("shinji"))
+    assert "この能力は働かない" not in text_of(printed(load_rules()).card("shinji"))
+
+
+def test_hf_sakura_card_says_she_starts_dark():
+    assert "黒化した状態で始まる" in text_of(printed(mode_rules("hf")).card("sakura"))
+
+
+def test_hollow_gilgamesh_is_printed_with_power_zero():
+    gil = printed(mode_rules("hollow")).card("gilgamesh")
+    assert text_of(gil).split()[1] == "0"
+
+
+def test_big_battle_prints_a_coin_for_each_of_its_seven_players():
+    rules = mode_rules("big_battle")
+    tokens = [t for p in printed(rules).pages for t in p["tokens"]]
+    assert tokens.count("coin") == max(rules.players) == 7

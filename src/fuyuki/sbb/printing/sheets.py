@@ -20,7 +20,7 @@ from string import Template
 
 from fuyuki.core.i18n import pick, register, tr
 from fuyuki.core.errors import FuyukiError
-from fuyuki.sbb.cards import load_cards, parse_action
+from fuyuki.sbb.cards import Master, load_cards, parse_action
 from fuyuki.sbb.printing.deck import PrintDeck, print_deck
 from fuyuki.sbb.rules import Rules
 
@@ -101,54 +101,75 @@ class _Params(dict):
         return "{" + key + "}"
 
 
-def _master_text(m, rules: Rules, lang: str) -> str:
-    """The ability text, its ``{param}`` placeholders filled with the card's parameters as the
-    edition sets them; a parameter the edition changed that the text does not show gets a
-    note ("Ver.1.0: victory 7 gems")."""
-    text = pick(m.text, lang)
+def file_masters(rules: Rules) -> dict[str, Master]:
+    """The masters as the card file has them, before an edition or a mode changed them."""
     try:
-        filled = text.format_map(_Params(m.params))
+        return load_cards(rules.cards.source or None).masters
+    except FuyukiError:
+        return dict(rules.cards.masters)
+
+
+def _join(lang: str, parts: list[str]) -> str:
+    return ("、" if lang == "ja" else ", ").join(parts)
+
+
+def _ability(m: Master, rules: Rules, lang: str, base: dict[str, Master]) -> tuple[dict, str, list[str]]:
+    """The ability name, text and notes a master card shows under these rules.
+
+    A mode may give a master another ability (ubw: 士郎's 無限の剣製): its name and text are
+    then made from the rules, or borrowed from the card file's master with that ability. The
+    text's ``{param}`` placeholders take the card's parameters; a parameter the edition
+    changed that the text does not show, and a mode's change to how the ability works, become
+    notes."""
+    orig = base.get(m.id)
+    name, text, notes = m.ability_name, pick(m.text, lang), []
+    if orig is not None and orig.ability != m.ability:
+        if m.ability == "infinite_blades" and rules.blades_as in rules.cards.servants:
+            servant = rules.cards.servants[rules.blades_as]
+            targets = [_card_name_ja(x, rules) for x in rules.shirou_blades_vs]
+            name = servant.np_name
+            text = t(lang, "ability.infinite_blades", np=servant.np_name.get("ja", ""),
+                     servant=servant.name.get("ja", servant.id), targets=_join(lang, targets))
+        else:
+            donor = next((d for d in base.values() if d.ability == m.ability), None)
+            if donor is not None:
+                name, text = donor.ability_name, pick(donor.text, lang)
+            else:
+                name, text = {"ja": "", "en": ""}, ""
+    try:
+        text = text.format_map(_Params(m.params))
     except (ValueError, IndexError, AttributeError):   # stray braces: print the text as it is
-        filled = text
-    original = _file_params(rules).get(m.id, {})
-    notes = [t(lang, f"param.{k}", value=v) if f"param.{k}" in _param_keys(lang) else f"{k} {v}"
-             for k, v in m.params.items()
-             if k in original and original[k] != v and "{" + k + "}" not in text]
-    if not notes:
-        return _text(filled)
-    note = t(lang, "page.edition_note", edition=rules.edition) + ("、" if lang == "ja" else ", ").join(notes)
-    return f'{_text(filled)}<div class="note">{escape(note)}</div>'
+        pass
+    raw = pick(m.text, lang)
+    changed = [t(lang, f"param.{k}", value=v) for k, v in m.params.items()
+               if orig is not None and k in orig.params and orig.params[k] != v
+               and "{" + k + "}" not in raw]
+    if changed:
+        notes.append(t(lang, "page.edition_note", edition=rules.edition) + _join(lang, changed))
+    mode_notes = []
+    if rules.fetch_ignored and m.ability == "fetch_master":
+        mode_notes.append(t(lang, "note.ignored"))
+    if rules.start_dark and m.ability == "darken":
+        mode_notes.append(t(lang, "note.start_dark"))
+    if mode_notes:
+        notes.append(t(lang, "page.mode_note", mode=rules.mode) + _join(lang, mode_notes))
+    return name, text, notes
 
 
-def _param_keys(lang: str) -> set[str]:
-    from fuyuki.core.i18n import keys
-
-    return {k.removeprefix(NS + ".") for k in keys(lang) if k.startswith(NS + ".param.")}
-
-
-def _file_params(rules: Rules) -> dict[str, dict[str, object]]:
-    """Each master's ability parameters as its card file has them (before the edition)."""
+def _card_name_ja(cid: str, rules: Rules) -> str:
     cs = rules.cards
-    key = cs.source
-    if key not in _FILE_PARAMS:
-        try:
-            base = load_cards(cs.source or None)
-            _FILE_PARAMS[key] = {mid: dict(m.params) for mid, m in base.masters.items()}
-        except FuyukiError:
-            _FILE_PARAMS[key] = {}
-    return _FILE_PARAMS[key]
+    card = cs.servants.get(cid) or cs.masters.get(cid)
+    return card.name.get("ja", cid) if card is not None else cid
 
 
-_FILE_PARAMS: dict[str, dict[str, dict[str, object]]] = {}
-
-
-def _master(cid: str, rules: Rules, lang: str) -> tuple[str, str]:
+def _master(cid: str, rules: Rules, lang: str, base: dict[str, Master] | None = None) -> tuple[str, str]:
     m = rules.cards.masters[cid]
+    name, text, notes = _ability(m, rules, lang, base if base is not None else file_masters(rules))
     box = ""
-    if m.ability != "none" or pick(m.text, lang):
+    if m.ability != "none" or text:
         box = ('<div class="box"><div class="boxhead"><span class="tag solid">'
-               f'{escape(t(lang, "label.ability"))}</span>{_inline_name(m.ability_name, lang)}</div>'
-               f'{_master_text(m, rules, lang)}</div>')
+               f'{escape(t(lang, "label.ability"))}</span>{_inline_name(name, lang)}</div>'
+               f'{_text(text)}{"".join(f"<div class=note>{escape(n)}</div>" for n in notes)}</div>')
     # v1.x masters have no 魔力 (every hand holds the same): no stat is printed then
     stat = _stat(m.mana, t(lang, "label.mana")) if rules.hand_limit else ""
     inner = (f'<div class="head"><span class="kind">{escape(t(lang, "kind.master"))}</span>'
@@ -223,9 +244,14 @@ _FRONTS = {"master": _master, "servant": _servant, "land": _land, "action": _act
            "event": _event}
 
 
-def card_html(kind: str, cid: str, rules: Rules, lang: str, row: int = 1, col: int = 1) -> str:
-    """One card front: ``kind`` is master, servant, land, action or event."""
-    classes, inner = _FRONTS[kind](cid, rules, lang)
+def card_html(kind: str, cid: str, rules: Rules, lang: str, row: int = 1, col: int = 1,
+              base: dict[str, Master] | None = None) -> str:
+    """One card front: ``kind`` is master, servant, land, action or event (``base``: the
+    masters as the card file has them, see :func:`file_masters`)."""
+    if kind == "master":
+        classes, inner = _master(cid, rules, lang, base)
+    else:
+        classes, inner = _FRONTS[kind](cid, rules, lang)
     return (f'<div class="card front {classes}" data-kind="{kind}" data-card="{escape(cid)}" '
             f'style="grid-row:{row};grid-column:{col}"><div class="frame">{inner}</div></div>')
 
@@ -285,11 +311,13 @@ def render(rules: Rules, lang: str = "ja", backs: bool = True) -> Sheets:
     mode = rules.mode if rules.mode not in (None, "") else "standard"
     footer = f'{t(lang, "title")} — {t(lang, "page.edition", edition=rules.edition, mode=mode)}'
     pages: list[str] = []
+    base = file_masters(rules)
     for back_kind in BACK_KINDS:
         chunks = _chunks(groups[back_kind], PER_PAGE)
         label = t(lang, f"kind.{back_kind}")
         for n, chunk in enumerate(chunks, 1):
-            fronts = "".join(card_html(k, c, rules, lang, *slot(i)) for i, (k, c) in enumerate(chunk))
+            fronts = "".join(card_html(k, c, rules, lang, *slot(i), base=base)
+                             for i, (k, c) in enumerate(chunk))
             pages.append(_page(back_kind, f'<div class="grid">{fronts}</div>',
                                t(lang, "page.front", kind=label, n=n, total=len(chunks)), footer))
             if backs:
