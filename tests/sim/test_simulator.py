@@ -1,0 +1,195 @@
+"""The simulator: determinism across workers, rotation, fixed pairings, counting, flags,
+the what-if comparison and the hidden-identity measurement."""
+
+from pathlib import Path
+
+import pytest
+
+from fuyuki.core.errors import DataError
+from fuyuki.sbb.cards import default_cards_path
+from fuyuki.sim import SimConfig, simulate
+from fuyuki.sim.aggregate import build_report
+from fuyuki.sim.config import parse_bots, parse_compare, parse_fix
+from fuyuki.sim.play import play_game
+from fuyuki.sim.runner import plan, run_jobs
+
+
+def strong_cards(tmp_path: Path) -> str:
+    """The built-in cards with アーチャー made overwhelming: its 宝具 always works, destroys
+    servants and masters, and takes 8 gems from the pool."""
+    text = default_cards_path().read_text("utf-8")
+    at = text.index('id = "archer"')
+    p = text.index("effect = ", at)
+    end = text.index("\n", p)
+    path = tmp_path / "strong.toml"
+    path.write_text(text[:p] + 'effect = { destroy = ["servant", "master"], pool_gems = 8 }'
+                    + text[end:], "utf-8")
+    return str(path)
+
+
+def test_workers_1_and_2_give_the_same_report():
+    cfg = SimConfig(games=40, bots=("random", "heuristic", "random", "random"), seed=5,
+                    gap_games=4)
+    assert simulate(cfg, workers=1) == simulate(cfg, workers=2)
+
+
+def test_same_seed_same_report_other_seed_other_games():
+    cfg = SimConfig(games=20, seed=1)
+    a = run_jobs(cfg, plan(cfg)[0])
+    assert a == run_jobs(cfg, plan(cfg)[0])
+    b = run_jobs(SimConfig(games=20, seed=2), plan(cfg)[0])
+    assert [g["seed"] for g in a] != [g["seed"] for g in b]
+
+
+def test_players_rotate_through_every_seat_from_the_first_parent():
+    cfg = SimConfig(games=12, players=4, fixed=((0, "sakura", "gilgamesh"),), seed=3)
+    games = run_jobs(cfg, plan(cfg)[0])
+    offsets = {}
+    for g in games:
+        for seat in g["seats"]:
+            offsets.setdefault(seat["player"], []).append(seat["offset"])
+    for player, offs in offsets.items():
+        assert sorted(offs) == [0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3], player
+    for g in games:
+        fixed = [s for s in g["seats"] if s["player"] == 0]
+        assert (fixed[0]["master"], fixed[0]["servant"]) == ("sakura", "gilgamesh")
+
+
+def test_summary_matches_the_game_it_describes():
+    cfg = SimConfig(games=3, bots=("heuristic",), seed=9)
+    summary = play_game(cfg, 2)
+    # replay the same game through the hook and check the summary's facts
+    from fuyuki.sbb import setup_overrides as so
+    from fuyuki.sim.play import make_agent, seats_of
+    from fuyuki.core.rng import derive_seed
+    g = so.start(4, summary["seed"], cfg.rules())
+    seat_of = seats_of(4, g.view(None)["parent"], 2)
+    so.deal(g, {}, "draft")
+    bots = [None] * 4
+    for k in range(4):
+        bots[seat_of[k]] = make_agent("heuristic", derive_seed(summary["seed"], f"bot-{k}"),
+                                      cfg.rules())
+    while not g.over:
+        for seat, d in g.pending().items():
+            g.submit(seat, bots[seat].choose(g.view(seat), d))
+    assert summary["rounds"] == g.result["rounds"]
+    assert summary["battles"] == sum(e.kind == "battle" for e in g.events)
+    winners = [s["player"] for s in summary["seats"] if s["win"]]
+    assert winners == ([] if g.result["draw"] else [seat_of.index(g.result["winners"][0])])
+    assert [s["gems"] for s in summary["seats"]] == g.result["gems"]
+
+
+def fake_game(i, rounds, winner, pairs, parent=0, draw=False, losses=()):
+    seats = []
+    for seat, (m, s) in enumerate(pairs):
+        seats.append({"player": seat, "bot": "random", "offset": (seat - parent) % len(pairs),
+                      "master": m, "servant": s, "win": (not draw and seat == winner),
+                      "shared": False, "gems": 0, "reveal": 1 if seat == 0 else None})
+    return {"i": i, "seed": i, "parent": parent, "rounds": rounds, "reason": "victory",
+            "draw": draw, "seats": seats, "battles": 2, "kinds": {"case1": 1},
+            "abilities": {"luck": 1}, "losses": [list(x) for x in losses]}
+
+
+def test_report_numbers_match_a_hand_checked_case():
+    # three games of two players; hand-counted below
+    pairs = [("rin", "saber"), ("sakura", "gilgamesh")]
+    games = [
+        fake_game(0, 4, 1, pairs, losses=[("np:gilgamesh", "servant", 1),
+                                           ("np:gilgamesh", "master", 1)]),
+        fake_game(1, 6, 1, pairs, parent=1),
+        fake_game(2, 11, None, pairs, draw=True),
+        fake_game(3, 5, 0, [("rin", "gilgamesh"), ("sakura", "saber")]),
+    ]
+    cfg = SimConfig(games=4, players=2, seconds_per_round=90)
+    report = build_report(cfg, games, [])
+    assert report["draws"] == 1 and report["draw_rate"] == 0.25
+    assert report["fair_share"] == pytest.approx(3 / 8)      # 3 decided games / (4 games x 2)
+    m = {r["id"]: r for r in report["masters"]}
+    assert (m["sakura"]["games"], m["sakura"]["wins"]) == (4, 2)
+    assert (m["rin"]["games"], m["rin"]["wins"]) == (4, 1)
+    s = {r["id"]: r for r in report["servants"]}
+    assert (s["gilgamesh"]["games"], s["gilgamesh"]["wins"]) == (4, 3)
+    assert s["gilgamesh"]["lo"] == pytest.approx(0.3006, abs=1e-4)   # Wilson 3/4
+    p = {r["id"]: r for r in report["pairs"]}
+    assert (p["sakura+gilgamesh"]["games"], p["sakura+gilgamesh"]["wins"]) == (3, 2)
+    assert (p["rin+gilgamesh"]["games"], p["rin+gilgamesh"]["wins"]) == (1, 1)
+    off = {r["id"]: r for r in report["offsets"]}
+    # seat 1 wins game 0 (offset 1) and game 1 (parent 1: offset 0); seat 0 wins game 3
+    assert (off[0]["wins"], off[1]["wins"]) == (2, 1)
+    ln = report["length"]
+    assert ln["mean"] == 6.5 and ln["median"] == 5.5 and ln["p90"] == pytest.approx(9.5)
+    assert ln["minutes_mean"] == pytest.approx(6.5 * 1.5)
+    assert ln["histogram"] == {"4": 1, "5": 1, "6": 1, "11": 1}
+    assert report["battles"]["per_game"] == 2
+    assert report["losses"] == [{"cause": "np:gilgamesh", "servants": 1, "masters": 1,
+                                 "per_game": 0.5}]
+    rv = {r["id"]: r for r in report["hidden"]["reveal"]}
+    assert (rv[1]["games"], rv[1]["wins"]) == (4, 1) and (rv["never"]["wins"]) == 2
+
+
+def test_an_overwhelming_servant_is_flagged_high(tmp_path):
+    cfg = SimConfig(games=400, cards=strong_cards(tmp_path), assign="random", seed=1)
+    report = simulate(cfg)
+    s = {r["id"]: r for r in report["servants"]}
+    assert s["archer"]["flag"] == "high"
+    assert s["archer"]["lo"] > report["fair_share"]
+    assert report["servants"][0]["id"] == "archer"
+    plain = simulate(SimConfig(games=400, assign="random", seed=1))
+    assert {r["id"]: r for r in plain["servants"]}["archer"]["flag"] != "high"
+
+
+def test_the_comparison_finds_the_change_and_its_significance(tmp_path):
+    cfg = SimConfig(games=400, assign="random", seed=1)
+    other = parse_compare(strong_cards(tmp_path), cfg)
+    report = simulate(cfg, compare=other)
+    cmp = report["compare"]
+    archer = next(r for r in cmp["servants"] if r["id"] == "archer")
+    assert archer["diff"] > 0.1 and archer["significant"] and archer["p"] < 0.05
+    base = {r["id"]: r for r in report["servants"]}
+    assert archer["base_rate"] == base["archer"]["rate"]
+    assert cmp["servants"][0]["id"] == "archer"      # the most significant change first
+
+
+def test_comparing_a_run_with_itself_changes_nothing():
+    cfg = SimConfig(games=30, seed=4)
+    cmp = simulate(cfg, compare=parse_compare("edition=final", cfg))["compare"]
+    assert cmp["significant"] == 0
+    assert all(r["diff"] == 0 for r in cmp["masters"])
+
+
+def test_the_hidden_identity_gap_pairs_plain_and_full_state_games():
+    cfg = SimConfig(games=0, bots=("heuristic",), gap_games=6, seed=2)
+    main, gap = plan(cfg)
+    assert main == [] and len(gap) == 12
+    assert gap[0][1] == ("heuristic",) * 4
+    assert gap[1][1][0] == "heuristic-full-state" and gap[0][2] == gap[1][2]
+    report = simulate(cfg)
+    g = report["hidden"]["gap"]
+    assert g["games"] == 6 and g["gap"] == pytest.approx(g["full_rate"] - g["plain_rate"])
+
+
+def test_the_full_state_bot_is_never_an_opponent():
+    from fuyuki.sbb.agents import bot_names
+    assert "heuristic-full-state" not in bot_names()
+    with pytest.raises(DataError):
+        SimConfig(bots=("heuristic-full-state",))
+
+
+def test_cli_values_are_parsed_or_refused_clearly():
+    assert parse_bots("heuristic", 3) == ("heuristic",) * 3
+    assert parse_bots("random,heuristic,random", 3) == ("random", "heuristic", "random")
+    assert parse_fix(["0=sakura+gilgamesh", "2=zouken+avenger"]) == (
+        (0, "sakura", "gilgamesh"), (2, "zouken", "avenger"))
+    for bad in (["sakura+gilgamesh"], ["0=sakura"], ["x=a+b"]):
+        with pytest.raises(DataError):
+            parse_fix(bad)
+    with pytest.raises(DataError):
+        parse_fix(["0=a+b", "0=c+d"])
+    with pytest.raises(DataError):
+        SimConfig(bots=("random", "random"), players=4)
+    with pytest.raises(DataError):
+        SimConfig(fixed=((5, "rin", "saber"),))
+    with pytest.raises(DataError):
+        parse_compare("nonsense", SimConfig())
+    cfg, label = parse_compare("edition=final,option=tie_dice", SimConfig())
+    assert cfg.options == ("tie_dice",) and label == "edition=final,option=tie_dice"
