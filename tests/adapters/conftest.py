@@ -1,0 +1,5 @@
+import pytest
+
+pytest.importorskip("numpy")
+pytest.importorskip("pettingzoo")
+pytest.importorskip("pyspiel")
