@@ -332,6 +332,41 @@ def test_pdf_without_chromium_says_how_to_get_it(tmp_path, monkeypatch):
     assert (tmp_path / "cards.html").is_file() and not (tmp_path / "cards.pdf").exists()
 
 
+def fake_chromium(tmp_path: Path, body: str) -> Path:
+    exe = tmp_path / "fake-chromium"
+    exe.write_text("#!/bin/sh\n" + body + "\n", "utf-8")
+    exe.chmod(0o755)
+    return exe
+
+
+def test_pdf_is_made_by_headless_chromium_print_to_pdf(tmp_path, monkeypatch):
+    """The command line given to Chromium (a stand-in records it and writes the PDF)."""
+    log = tmp_path / "args.txt"
+    exe = fake_chromium(tmp_path, f'printf "%s\\n" "$@" > {log}\n'
+                        'for a in "$@"; do case "$a" in --print-to-pdf=*) '
+                        'printf "%%PDF-1.4 fake" > "${a#--print-to-pdf=}";; esac; done')
+    monkeypatch.setenv("FUYUKI_CHROMIUM", str(exe))
+    out = tmp_path / "out"
+    res = CliRunner().invoke(app, ["print", "--pdf", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    assert (out / "cards.pdf").read_bytes().startswith(b"%PDF")
+    args = log.read_text("utf-8").splitlines()
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--no-pdf-header-footer",
+                 "--disable-background-networking", "--no-first-run"):
+        assert flag in args
+    assert any(a.startswith("--user-data-dir=") for a in args)
+    assert args[-1] == (out / "cards.html").resolve().as_uri()
+    profile = next(a for a in args if a.startswith("--user-data-dir=")).split("=", 1)[1]
+    assert not Path(profile).exists()          # the throwaway profile is removed
+
+
+def test_chromium_that_writes_no_pdf_is_reported(tmp_path, monkeypatch):
+    monkeypatch.setenv("FUYUKI_CHROMIUM", str(fake_chromium(tmp_path, "echo boom >&2; exit 3")))
+    res = CliRunner().invoke(app, ["print", "--pdf", "--out", str(tmp_path / "o"), "--lang", "en"])
+    assert res.exit_code == 1
+    assert "Chromium could not make the PDF" in res.output and "boom" in res.output
+
+
 # ----------------------------------------------------------------------- PDF (browser run)
 def read_png(path: Path) -> tuple[int, int, list[bytes]]:
     """Width, height and rows of an 8-bit greyscale or RGB PNG (what pdftoppm writes)."""
