@@ -40,7 +40,7 @@ def rate_plot(rows: list[dict], share: float, title: str, lang: str, label=None)
     plt = _pyplot()
     labels = [label(r) if label else str(r.get("name", r["id"])) for r in rows]
     rates = [r["rate"] for r in rows]
-    err = [[r["rate"] - r["lo"] for r in rows], [r["hi"] - r["rate"] for r in rows]]
+    err = [[max(0.0, r["rate"] - r["lo"]) for r in rows], [max(0.0, r["hi"] - r["rate"]) for r in rows]]
     colours = ["#2a9d3a" if r["flag"] == "high" else "#c0392b" if r["flag"] == "low"
                else "#5b7aa6" for r in rows]
     fig, ax = plt.subplots(figsize=(max(5.0, 0.55 * len(rows) + 1.5), 3.6))
