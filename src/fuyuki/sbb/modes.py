@@ -144,12 +144,10 @@ def apply_mode(rules: "Rules", mode: str) -> "Rules":
         unlimited_gems=v["unlimited_gems"],
         **v["rules"],
     )
-    # a player count the remaining cards cannot deal is not allowed
-    players = tuple(n for n in new.players if _shortage(new, n) is None)
-    return replace(new, players=players)
+    return new
 
 
-def _shortage(rules: "Rules", n: int) -> str | None:
+def shortage(rules: "Rules", n: int) -> str | None:
     """Why ``n`` players cannot be dealt these rules' masters and servants (or None)."""
     at_deal = len([m for m in rules.masters if m not in rules.set_aside])
     if n > at_deal:
@@ -162,7 +160,7 @@ def _shortage(rules: "Rules", n: int) -> str | None:
 
 def player_limit_reason(rules: "Rules", n: int) -> str:
     """Why ``n`` players may not play ``rules``, in words."""
-    why = _shortage(rules, n)
+    why = shortage(rules, n)
     if why:
         return why
     if rules.mode != STANDARD:

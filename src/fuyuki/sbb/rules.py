@@ -183,8 +183,12 @@ def load_rules(edition: str = "final", mode: str | None = None, options: tuple[s
         land_modifiers=rules.land_modifiers or "land_modifiers" in options,
         berserker_penalty="no_berserker_penalty" not in options,
     )
-    if mode not in (None, "standard"):
-        from fuyuki.sbb.modes import apply_mode
+    from fuyuki.sbb.modes import apply_mode, shortage
 
-        rules = apply_mode(rules, mode)
-    return rules
+    rules = apply_mode(rules, mode)
+    # a player count the cards cannot deal (a small card file, a mode) is not allowed
+    players = tuple(n for n in rules.players if shortage(rules, n) is None)
+    if not players:
+        raise DataError(cs.source, "master", f"these cards cannot be dealt to "
+                        f"{min(rules.players)} players: {shortage(rules, min(rules.players))}")
+    return replace(rules, players=players)
