@@ -263,8 +263,7 @@ class Game:
         camp.hand.extend(got)
         self.emit("draw", seat=seat, count=len(got))
         if got:
-            self.emit("drew", to=(seat,), seat=seat, cards=got,
-                      types=[self.card_type(k) for k in got])
+            self.emit("drew", to=(seat,), seat=seat, types=[self.card_type(k) for k in got])
         return len(got)
 
     def _discard(self, seat: int, kid: str, why: str) -> None:

@@ -65,7 +65,7 @@ def plot_phase(g: "Game", seat: int) -> Flow:
         camp.hand.remove(choice)
         camp.plotted.append(choice)
         g.emit("plot", seat=seat, count=len(camp.plotted))
-        g.emit("plotted", to=(seat,), seat=seat, card=choice, type=g.card_type(choice))
+        g.emit("plotted", to=(seat,), seat=seat, type=g.card_type(choice))
 
 
 def unit_phase(g: "Game", seat: int) -> Flow:
