@@ -10,10 +10,13 @@ A case file is TOML with ``[[case]]`` entries::
     rolls = [4, 72]                # the fixed dice, in order; all must be used
     expect = { winner = "A", rate = 72 }
     output = '''...exact text...'''
-    [case.a]                       # a pair (or [[case.a]] for allied pairs)
+    a = "saber"                    # a sheet of [sheets], an inline pair table, or a list
+    b = "archer"                   #   of them (allied pairs)
+    b_set = { mana = -40, seals = 1, items = { charm = 2 } }   # state overrides
+
+    [sheets.saber]
     servant = { name = "...", lv = 60, stats = { str = 50, ... } }
     master = { name = "...", stats = { ... } }
-    [case.b] ...
 
 A scripted answer goes to the next decision of its seat where it is a legal option; a decision
 in between is answered ``"pass"`` when that is legal;
@@ -22,6 +25,7 @@ anything else is an error naming the case and the decision.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -35,7 +39,8 @@ from fuyuki.rpg.rules import Rules
 from fuyuki.rpg.text import Renderer
 
 CASE_KEYS = ["name", "attacker", "surprise", "snipe", "lineup", "choices", "rolls", "expect",
-             "output", "output_en", "a", "b", "brief"]
+             "output", "output_en", "a", "b", "brief", "error", "a_set", "b_set", "a1_set", "a2_set",
+             "b1_set", "b2_set"]
 
 
 @dataclass
@@ -46,33 +51,47 @@ class CaseRun:
     text: dict[str, str]
 
 
-def _pairs(case: Table, key: str, rules: Rules) -> list:
+def _pair_dicts(case: Table, key: str, sheets: dict[str, Any]) -> list[dict[str, Any]]:
     raw = case.data.get(key)
-    if isinstance(raw, dict):
+    if isinstance(raw, (dict, str)):
         raw = [raw]
     if not isinstance(raw, list) or not raw:
-        raise case.fail(key, "a pair table (or a list of pair tables) is required")
+        raise case.fail(key, "a pair table, a sheet name, or a list of them is required")
     out = []
     for i, d in enumerate(raw):
-        d = dict(d)
-        d.setdefault("id", f"{key}{i + 1}")
-        out.append(parse_pair(Table(d, case.file, case.where(f"{key}[{i}]"), ScenarioError), rules))
+        if isinstance(d, str):
+            if d not in sheets:
+                raise case.fail(key, f"no sheet named {d!r} in [sheets] (known: {sorted(sheets)})")
+            d = sheets[d]
+        if not isinstance(d, dict):
+            raise case.fail(f"{key}[{i}]", "must be a pair table or a sheet name")
+        d = copy.deepcopy(d)
+        over = case.data.get(f"{key}{i + 1}_set" if len(raw) > 1 else f"{key}_set", {})
+        d.update(copy.deepcopy(over))
+        d["id"] = f"{key}{i + 1}"
+        out.append(d)
     return out
 
 
-def run_case(case: Table, rules: Rules) -> CaseRun:
+def run_case(case: Table, rules: Rules, sheets: dict[str, Any] | None = None) -> CaseRun:
     case.check_keys(CASE_KEYS)
+    sheets = sheets or {}
     name = case.str("name")
     att = case.str("attacker", "", choices=["", "A", "B"])
     attacker = {"": None, "A": 0, "B": 1}[att]
     lineup = case.list("lineup", ["servant|master", "servant|master"])
     dice = FixedDice(case.list("rolls", []))
     items: dict[str, dict[str, int]] = {}
+    sides = []
     for key in ("a", "b"):
-        raw = case.data[key]
-        for i, d in enumerate(raw if isinstance(raw, list) else [raw]):
+        pairs = []
+        for i, d in enumerate(_pair_dicts(case, key, sheets)):
             if "items" in d:
-                items[f"{key}{i + 1}"] = dict(d["items"])
+                items[d["id"]] = dict(d.pop("items"))
+            where = case.where(f"{key}[{i}]")
+            pairs.append(parse_pair(Table(d, case.file, where, ScenarioError), rules))
+        sides.append(pairs)
+    a, b = sides
 
     def setup(states: list) -> None:
         for ps in states:
@@ -81,12 +100,6 @@ def run_case(case: Table, rules: Rules) -> CaseRun:
                     raise case.fail("items", f"unknown item {item!r}")
                 ps.add_item(item, n)
 
-    # items are not a pair key: strip them before parsing
-    for key in ("a", "b"):
-        raw = case.data[key]
-        for d in (raw if isinstance(raw, list) else [raw]):
-            d.pop("items", None)
-    a, b = _pairs(case, "a", rules), _pairs(case, "b", rules)
     seats: dict[str, int] = {}
     for i, _ in enumerate(a):
         seats[f"A{i + 1}"] = i
@@ -131,7 +144,10 @@ def run_case(case: Table, rules: Rules) -> CaseRun:
     return CaseRun(name, game, dice, text)
 
 
-def load_cases(path: str | Path) -> list[Table]:
+def load_cases(path: str | Path) -> tuple[list[Table], dict[str, Any]]:
+    """The cases of a file and its named ``[sheets]``."""
     p = Path(path)
     root = Table(read_toml(p, ScenarioError), str(p), "", ScenarioError)
-    return root.tables("case")
+    root.check_keys(["case", "sheets"])
+    sheets = root.table("sheets", {}).data
+    return root.tables("case"), sheets
