@@ -1,0 +1,95 @@
+"""ja/en texts and the `fuyuki board` commands."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from fuyuki import board
+from fuyuki.board.agents import RandomBot
+from fuyuki.board.simulate import play_out
+from fuyuki.board.text import Texts, register
+from fuyuki.cli.main import app
+from fuyuki.core import i18n
+
+runner = CliRunner()
+
+
+def test_catalogs_have_the_same_keys() -> None:
+    register()
+    ja = {k for k in i18n.keys("ja") if k.startswith("board.")}
+    en = {k for k in i18n.keys("en") if k.startswith("board.")}
+    assert ja and ja == en
+
+
+def test_every_event_and_option_renders_in_both_languages() -> None:
+    for seed in range(4):
+        g = board.new_game(players=4, seed=seed)
+        bots = [RandomBot(seed, s) for s in range(4)]
+        seen_kinds = set()
+        while not g.over:
+            (seat, d), = g.pending().items()
+            for lang in ("ja", "en"):
+                v = g.view(seat)
+                tx = Texts(g.pack, v, lang)
+                assert "{" not in tx.prompt(d.to_json())
+                assert not tx.prompt(d.to_json()).startswith("board.")
+                for o in d.options:
+                    label = tx.option(d.kind, o)
+                    assert label and "{" not in label and not label.startswith("board.")
+            g.submit(seat, bots[seat].choose(g.view(seat), d))
+        for lang in ("ja", "en"):
+            v = g.view(None, since=0)
+            tx = Texts(g.pack, v, lang)
+            for ev in v["recent_events"]:
+                seen_kinds.add(ev["kind"])
+                line = tx.event(ev)
+                assert "{" not in line and not line.startswith(ev["kind"] + " "), line
+                assert "board." not in line, line
+
+
+def test_bots_only_plays_a_whole_game_and_saves(tmp_path: Path) -> None:
+    rec = tmp_path / "g.json"
+    r = runner.invoke(app, ["board", "play", "--bots-only", "--seed", "2", "--lang", "en",
+                            "--save", str(rec)])
+    assert r.exit_code == 0, r.output
+    assert "Winner" in r.output or "Draw" in r.output
+    assert "《攻撃》" in r.output and "attack value" in r.output
+    assert rec.exists()
+    r2 = runner.invoke(app, ["board", "replay", str(rec), "--lang", "ja"])
+    assert r2.exit_code == 0, r2.output
+    assert "勝者" in r2.output or "引き分け" in r2.output
+
+
+def test_bots_only_japanese_random_bots() -> None:
+    r = runner.invoke(app, ["board", "play", "--bots-only", "--seed", "3", "--bots", "random",
+                            "--players", "3"])
+    assert r.exit_code == 0, r.output
+    assert "冬木マップ" in r.output
+
+
+def test_interactive_play_reads_choices() -> None:
+    # seat 0 answers "1" to everything (the first option) until the game ends
+    r = runner.invoke(app, ["board", "play", "--seed", "1", "--players", "2", "--lang", "en"],
+                      input="1\n" * 3000)
+    assert r.exit_code == 0, r.output[-2000:]
+    assert "Enter a number" in r.output
+    assert "Hand" in r.output
+
+
+def test_bad_options_exit_2() -> None:
+    r = runner.invoke(app, ["board", "play", "--bots-only", "--camps", "saber,lancer",
+                            "--players", "2"])
+    assert r.exit_code == 2
+    assert "lancer" in r.output
+    r = runner.invoke(app, ["board", "replay", "/nonexistent.json"])
+    assert r.exit_code == 2
+
+
+def test_simulate_prints_win_rates() -> None:
+    r = runner.invoke(app, ["board", "simulate", "--games", "6", "--lang", "en"])
+    assert r.exit_code == 0, r.output
+    assert re.search(r"\d+\.\d%", r.output)
+    assert "Win rate" in r.output
