@@ -307,6 +307,8 @@ class Table:
     def _apply(self, seat: int, choice: Any) -> None:
         g = self.game
         g.submit(seat, choice)                         # IllegalAction: nothing changed
+        self.asked_at.pop(seat, None)                  # answered: a next decision is a new turn
+        self.deadline.pop(seat, None)
         index = len(g.record.submissions) - 1
         try:
             self.storage.append_submission(self.code, index, seat, g.record.submissions[-1][1])

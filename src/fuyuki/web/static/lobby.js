@@ -1,0 +1,75 @@
+// The lobby: create a table, or go to one by its code.
+"use strict";
+
+async function initLobby() {
+  applyI18n();
+  setupLangButton(fillMeta);
+  const saved = localStorage.getItem("fuyuki.name");
+  if (saved) document.getElementById("c-name").value = saved;
+  await fillMeta();
+  document.getElementById("create-form").addEventListener("submit", createTable);
+  document.getElementById("join-form").addEventListener("submit", ev => {
+    ev.preventDefault();
+    let code = document.getElementById("j-code").value.trim();
+    const m = /\/t\/([A-Za-z0-9_-]+)/.exec(code);
+    if (m) code = m[1];
+    if (/^[A-Za-z0-9_-]{8,32}$/.test(code)) location.href = "/t/" + code;
+  });
+}
+
+let META = null;
+async function fillMeta() {
+  META = META || await api("/api/meta");
+  const fill = (id, values, label) => {
+    const s = document.getElementById(id), cur = s.value;
+    s.replaceChildren(...values.map(v => el("option", { value: v, text: label ? label(v) : v })));
+    if (cur && values.includes(cur)) s.value = cur;
+  };
+  fill("c-level", META.levels, v => t("lvl_" + v));
+  if (!document.getElementById("c-level").dataset.init) {
+    document.getElementById("c-level").value = META.levels.includes("normal") ? "normal" : META.levels[0];
+    document.getElementById("c-level").dataset.init = "1";
+  }
+  fill("c-edition", META.editions);
+  if (META.editions.includes("final") && !document.getElementById("c-edition").dataset.init) {
+    document.getElementById("c-edition").value = "final";
+    document.getElementById("c-edition").dataset.init = "1";
+  }
+  fill("c-mode", META.modes);
+  const box = document.getElementById("c-options");
+  const checked = new Set([...box.querySelectorAll("input:checked")].map(i => i.value));
+  box.replaceChildren(...META.options.map(o => el("label", null,
+    el("input", { type: "checkbox", value: o, ...(checked.has(o) ? { checked: "" } : {}) }), " " + t("opt_" + o))));
+}
+
+async function createTable(ev) {
+  ev.preventDefault();
+  const err = document.getElementById("c-err");
+  err.textContent = "";
+  const name = document.getElementById("c-name").value.trim();
+  localStorage.setItem("fuyuki.name", name);
+  const body = {
+    name,
+    players: +document.getElementById("c-players").value,
+    bots: +document.getElementById("c-bots").value,
+    bot_level: document.getElementById("c-level").value,
+    edition: document.getElementById("c-edition").value,
+    mode: document.getElementById("c-mode").value,
+    timer: +document.getElementById("c-timer").value || 0,
+    options: [...document.querySelectorAll("#c-options input:checked")].map(i => i.value),
+  };
+  try {
+    const r = await api("/api/tables", body);
+    if (r.token) localStorage.setItem("fuyuki.token." + r.code, r.token);
+    const url = `${location.origin}/t/${r.code}`;
+    document.getElementById("share-link").textContent = url;
+    document.getElementById("spec-link").textContent = url + "?watch=1";
+    document.getElementById("go-table").href = "/t/" + r.code;
+    document.getElementById("created").classList.remove("hidden");
+    document.getElementById("create-form").classList.add("hidden");
+  } catch (e) {
+    err.textContent = errText(e.code, e.message);
+  }
+}
+
+initLobby();

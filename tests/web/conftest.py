@@ -1,0 +1,65 @@
+"""Fixtures of the web tests: an app over a temporary SQLite store, a live server in a thread."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from fuyuki.web.app import create_app
+from fuyuki.web.tables import Settings
+
+
+def fast_settings(**kw) -> Settings:
+    base = dict(bot_delay=0.0, disconnect_grace=30.0, msg_rate=1000.0, msg_burst=1000.0,
+                http_rate=1000.0, http_burst=1000.0)
+    base.update(kw)
+    return Settings(**base)
+
+
+@pytest.fixture
+def app_factory(tmp_path: Path):
+    def make(**kw):
+        return create_app(tmp_path / "data", settings=fast_settings(**kw))
+    return make
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class LiveServer:
+    """uvicorn in a thread on 127.0.0.1 and a free port."""
+
+    def __init__(self, app) -> None:
+        import uvicorn
+
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port,
+                                                    log_level="warning", ws_max_size=16384))
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def __enter__(self) -> "LiveServer":
+        self.thread.start()
+        deadline = time.monotonic() + 10
+        while not self.server.started:
+            if time.monotonic() > deadline:
+                raise RuntimeError("server did not start")
+            time.sleep(0.02)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)
+
+
+@pytest.fixture
+def live_server():
+    """``with live_server(app) as server: server.url``"""
+    return LiveServer

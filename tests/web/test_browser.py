@@ -1,0 +1,149 @@
+"""End to end in a real headless Chromium: two browser contexts (two friends) and one bot play
+a whole 3-player game through the pages. Screenshots go under the test's tmp dir.
+
+Runs in its own pytest process (``-m browser``): Playwright's sync API leaves an event loop
+running that would break the async tests of the main run.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def _act(page) -> bool:
+    """Answer the open prompt of ``page`` if there is one (the first option, quickly)."""
+    if not page.locator("#prompt").is_visible():
+        return False
+    options = page.locator("#prompt-options .option:not([disabled])")
+    if options.count() == 0:
+        return False
+    try:
+        if page.locator("#confirm").is_visible():
+            cards = page.locator("#prompt-options .card.option:not([disabled])")
+            if cards.count() == 0:
+                return False
+            cards.first.click(timeout=2000)
+            page.locator("#confirm").click(timeout=2000)
+        else:
+            options.first.click(timeout=2000)
+    except Exception:  # noqa: BLE001 - the prompt changed under the click; try again
+        return False
+    return True
+
+
+def test_two_friends_and_a_bot_play_a_whole_game_in_chromium(tmp_path, app_factory, live_server):
+    sync_api = pytest.importorskip("playwright.sync_api")
+    shots = tmp_path / "screenshots"
+    shots.mkdir()
+    app = app_factory(bot_delay=0.05)
+    with live_server(app) as server, sync_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        try:
+            host_ctx = browser.new_context(viewport={"width": 390, "height": 844})   # a phone
+            friend_ctx = browser.new_context(viewport={"width": 1100, "height": 900})
+            host = host_ctx.new_page()
+            friend = friend_ctx.new_page()
+            errors: list[str] = []
+            for p in (host, friend):
+                p.on("pageerror", lambda exc: errors.append(str(exc)))
+
+            # the lobby: the host creates a 3-player table with one bot
+            host.goto(server.url + "/")
+            host.fill("#c-name", "あかね")
+            host.select_option("#c-players", "3")
+            host.select_option("#c-bots", "1")
+            host.screenshot(path=str(shots / "01-lobby.png"), full_page=True)
+            host.click("#create-form button[type=submit]")
+            host.wait_for_selector("#created:not(.hidden)")
+            link = host.inner_text("#share-link").strip()
+            code = re.search(r"/t/([A-Za-z0-9_-]+)$", link).group(1)
+            host.click("#go-table button")
+            host.wait_for_selector("#lobby:not(.hidden)")
+            host.screenshot(path=str(shots / "02-waiting.png"), full_page=True)
+
+            # the friend opens the link and joins; the game starts by itself
+            friend.goto(link)
+            friend.wait_for_selector("#join:not(.hidden)")
+            friend.fill("#join-name", "Bob")
+            friend.click("#join-form button[type=submit]")
+            for p in (host, friend):
+                p.wait_for_selector("#game:not(.hidden)", timeout=10000)
+            assert "P0" in host.inner_text("#players") and "Bob" in host.inner_text("#players")
+
+            # a spectator sees the public table only
+            spec = browser.new_context().new_page()
+            spec.goto(server.url + f"/t/{code}?watch=1")
+            spec.wait_for_selector("#game:not(.hidden)")
+            assert spec.locator("#mine").is_hidden()
+
+            shot_moments = {"draft_master": "03-draft.png", "bid": "04-bid.png"}
+            deadline = time.monotonic() + 100
+            moves = 0
+            english_done = False
+            while time.monotonic() < deadline:
+                if host.locator("#end").is_visible() and friend.locator("#end").is_visible():
+                    break
+                acted = False
+                for name, p in (("host", host), ("friend", friend)):
+                    if p.locator("#prompt").is_visible():
+                        title = p.inner_text("#prompt-title")
+                        for kind, fname in list(shot_moments.items()):
+                            if p.locator("#prompt-options .option").count() and \
+                                    _kind_of(p) == kind:
+                                p.screenshot(path=str(shots / f"{fname[:-4]}-{name}.png"), full_page=True)
+                                del shot_moments[kind]
+                        if not english_done and name == "friend" and _kind_of(p) == "bid":
+                            p.click("#lang")          # the English switch
+                            p.wait_for_timeout(100)
+                            assert "Lock this card" in p.inner_text("#confirm"), title
+                            p.screenshot(path=str(shots / "05-english.png"), full_page=True)
+                            english_done = True
+                        if _act(p):
+                            acted = True
+                            moves += 1
+                if not acted:
+                    host.wait_for_timeout(40)
+            else:
+                pytest.fail(f"the game did not end in time ({moves} moves by the humans)")
+
+            host.screenshot(path=str(shots / "06-end-phone.png"), full_page=True)
+            friend.screenshot(path=str(shots / "07-end.png"), full_page=True)
+            ranking = host.inner_text("#ranking")
+            assert "◆" in ranking and len(host.locator("#ranking li").all()) == 3
+            assert spec.locator("#end").is_visible()
+            assert moves >= 8          # drafts, bids...: the humans really played
+
+            # the finished game as a replay, step by step
+            friend.click("#replay-btn")
+            friend.wait_for_selector("#replay:not(.hidden)")
+            friend.click("#rp-next")
+            friend.wait_for_function("document.getElementById('rp-step').textContent === '1'")
+            friend.click("#rp-end")
+            friend.screenshot(path=str(shots / "08-replay.png"), full_page=True)
+
+            # the rules page lists every card with its text
+            friend.goto(server.url + "/rules")
+            friend.wait_for_selector("#masters .rule-card")
+            assert friend.locator("#masters .rule-card").count() == 10
+            assert friend.locator("#servants .rule-card").count() == 10
+            assert "セイバー" in friend.inner_text("#servants")
+            friend.screenshot(path=str(shots / "09-rules.png"), full_page=True)
+            assert not errors, errors
+        finally:
+            browser.close()
+    assert len(list(shots.glob("*.png"))) >= 8
+    print(f"screenshots: {shots}")
+
+
+def _kind_of(page) -> str:
+    return page.evaluate("last && last.view && last.view.me && last.view.me.decision ? "
+                         "last.view.me.decision.kind : ''")
