@@ -142,3 +142,25 @@ def test_the_hook_works_only_at_setup():
         so.deal(g, {})
     with pytest.raises(DataError):
         so.new_game(4, 1, assign="auction")
+
+
+def test_by_default_the_edition_deals_as_its_rules_say():
+    g = so.new_game(4, 2, sbb.Rules.preset("v1.1"))
+    assert not any(k.startswith("draft") for k in play_out(g))
+    g = so.new_game(4, 2, sbb.Rules.preset("v1.1"), assign="draft", fixed={0: ("rin", "saber")})
+    kinds = play_out(g)
+    assert kinds.count("draft_master") == 3 and kinds.count("draft_servant") == 3
+
+
+@pytest.mark.parametrize("assign", ["draft", "random"])
+def test_a_set_aside_master_still_returns_and_is_never_doubled(assign):
+    rules = sbb.Rules.preset("final", mode="hollow")
+    for seed in range(5):
+        g = so.new_game(4, seed, rules, fixed={1: ("sakura", "saber")}, assign=assign)
+        play_out(g, seed)
+        assert any(e.kind == "set_aside_returned" for e in g.events)
+        s = g.s
+        masters = s.master + s.mdeck + s.mdisc
+        assert sorted(masters) == sorted(rules.masters)
+    with pytest.raises(DataError):
+        so.new_game(4, 1, rules, fixed={0: (rules.set_aside[0], "saber")})

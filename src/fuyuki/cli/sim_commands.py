@@ -29,8 +29,9 @@ def simulate(
     fix: list[str] = typer.Option([], "--fix",
                                   help="force a pairing on a player: SEAT=MASTER+SERVANT, "
                                        "e.g. 0=sakura+gilgamesh (repeatable)"),
-    assign: str = typer.Option("draft", "--assign",
-                               help="draft (the rules' drafts) or random (equal exposure)"),
+    assign: Optional[str] = typer.Option(None, "--assign",
+                                         help="draft or random (equal exposure); default: as "
+                                              "the edition deals"),
     out: Optional[Path] = typer.Option(None, "--out", help="write report.json and report.html here"),
     as_json: bool = typer.Option(False, "--json", help="print the report as JSON"),
     compare: Optional[str] = typer.Option(None, "--compare",

@@ -61,14 +61,16 @@ def start(players: int = 4, seed: int | None = None, rules: Rules | None = None,
 
 
 def deal(game: Game, fixed: Mapping[int, tuple[str, str]] | None = None,
-         assign: str = "draft") -> Game:
-    """Give each seat of ``fixed`` its (master id, servant id), replace the drafts by a
-    random deal if ``assign == "random"``, and run the game to its first decision.
+         assign: str | None = None) -> Game:
+    """Give each seat of ``fixed`` its (master id, servant id), deal the other seats their
+    cards by ``assign`` — ``"draft"`` (§3), ``"random"`` (the v1.x deal) or ``None`` (as the
+    rules say) — and run the game to its first decision.
 
     A DataError names the bad seat or card: an unknown id, a card the rules leave out, a card
     fixed twice, a seat out of range.
     """
     fixed = dict(fixed or {})
+    assign = assign or game.rules.deal
     if assign not in ASSIGN:
         raise DataError("--assign", "assign", f"must be one of {list(ASSIGN)}, not {assign!r}")
     s, r = game.s, game.rules
@@ -84,24 +86,30 @@ def deal(game: Game, fixed: Mapping[int, tuple[str, str]] | None = None,
         game.emit("dealt", to=(seat,), seat=seat, master=master, servant=servant, fixed=True)
     free = tuple(seat for seat in s.order() if seat not in fixed)
     if fixed or assign != r.deal:
-        # replace the rules' own deal (drafts or random deal) by the same on the free seats
-        if assign == "random":
-            new = [("deal_random_free", free)]
-        else:
-            new = [("draft_free", "master", free), ("draft_free", "servant", free)]
-        stack = s.stack
-        at = max(i for i, op in enumerate(stack) if op[0] in _REPLACED)
-        below = [op for op in stack[:at] if op[0] not in _REPLACED]
-        above = [op for op in stack[at + 1:] if op[0] not in _REPLACED]
-        stack[:] = below + list(reversed(new)) + above
+        s.stack[:] = [new for op in s.stack for new in _replace(op, assign, free)]
     game.record.config["setup"] = {"assign": assign,
                                    "fixed": {str(k): list(v) for k, v in sorted(fixed.items())}}
     game._run()
     return game
 
 
+def _replace(op: tuple, assign: str, free: tuple) -> list[tuple]:
+    """The steps (in stack order) that take the place of one setup step ``op``: each draft
+    becomes the same draft among the free seats, the random deal a deal to the free seats;
+    a draft becomes the random deal (the servant draft then goes) or the reverse."""
+    if op[0] == "draft_start":
+        if assign == "draft":
+            return [("draft_free", op[1], free)]
+        return [("deal_random_free", free)] if op[1] == "master" else []
+    if op[0] == "deal_random":
+        if assign == "random":
+            return [("deal_random_free", free)]
+        return [("draft_free", "servant", free), ("draft_free", "master", free)]
+    return [op]
+
+
 def new_game(players: int = 4, seed: int | None = None, rules: Rules | None = None, *,
-             fixed: Mapping[int, tuple[str, str]] | None = None, assign: str = "draft",
+             fixed: Mapping[int, tuple[str, str]] | None = None, assign: str | None = None,
              quiet: bool = False) -> Game:
     """:func:`start` then :func:`deal`."""
     return deal(start(players, seed, rules, quiet=quiet), fixed, assign)
@@ -109,10 +117,10 @@ def new_game(players: int = 4, seed: int | None = None, rules: Rules | None = No
 
 def replay(record: Record, rules: Rules | None = None, *, quiet: bool = False) -> Game:
     """Replay a record made through this hook (or a plain one: no ``setup`` key = drafts)."""
-    setup = record.config.get("setup", {"assign": "draft", "fixed": {}})
+    setup = record.config.get("setup", {"assign": None, "fixed": {}})
     fixed = {int(k): (v[0], v[1]) for k, v in setup.get("fixed", {}).items()}
     g = new_game(int(record.config["players"]), record.seed, rules, fixed=fixed,
-                 assign=setup.get("assign", "draft"), quiet=quiet)
+                 assign=setup.get("assign"), quiet=quiet)
     for seat, choice in record.submissions:
         g.submit(seat, choice)
     return g

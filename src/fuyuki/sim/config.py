@@ -30,7 +30,7 @@ class SimConfig:
     bots: tuple[str, ...] = ("random",)
     seed: int = 0
     fixed: tuple[tuple[int, str, str], ...] = ()
-    assign: str = "draft"
+    assign: str | None = None          # None: as the rules deal (final: draft; v1.x: random)
     seconds_per_round: float = 60.0
     gap_games: int = 0
     extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
@@ -46,7 +46,7 @@ class SimConfig:
         for i, b in enumerate(self.bots):
             if b not in BOTS:
                 raise DataError("--bots", f"bots[{i}]", f"unknown bot {b!r} (known: {list(BOTS)})")
-        if self.assign not in ("draft", "random"):
+        if self.assign not in (None, "draft", "random"):
             raise DataError("--assign", "assign", f"must be draft or random, not {self.assign!r}")
         for k, _, _ in self.fixed:
             if not 0 <= k < self.players:
@@ -79,7 +79,7 @@ class SimConfig:
             "mode": self.mode or "standard", "options": list(self.options),
             "cards": self.cards, "bots": list(self.bots), "seed": self.seed,
             "fixed": [{"player": k, "master": m, "servant": s} for k, m, s in self.fixed],
-            "assign": self.assign, "seconds_per_round": self.seconds_per_round,
+            "assign": self.assign or self.rules().deal, "seconds_per_round": self.seconds_per_round,
             "gap_games": self.gap_games,
         }
 
