@@ -149,6 +149,9 @@ def apply_mode(rules: "Rules", mode: str) -> "Rules":
 
 def shortage(rules: "Rules", n: int) -> str | None:
     """Why ``n`` players cannot be dealt these rules' masters and servants (or None)."""
+    lands = len(rules.cards.lands) - (1 if n == 3 else 0)  # 3 players: one land is removed
+    if lands < 1:
+        return f"only {len(rules.cards.lands)} land(s) in the card file"
     at_deal = len([m for m in rules.masters if m not in rules.set_aside])
     if n > at_deal:
         aside = f" ({len(rules.set_aside)} set aside while dealing)" if rules.set_aside else ""

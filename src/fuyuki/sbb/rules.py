@@ -169,6 +169,12 @@ def load_rules(edition: str = "final", mode: str | None = None, options: tuple[s
         values["auto_np"] = frozenset(
             {sid for sid in values["auto_np"] if sid in cs.servants}
             | {sid for sid, sv in cs.servants.items() if sv.auto and sid not in known})
+    if cards is not None:
+        # a user's card file: every event whose kind the edition has plays (two 強運 may be
+        # two ids of kind "luck"); the edition lists the built-in events by id
+        builtin = load_cards(None).events
+        kinds = {builtin[e].kind for e in values["events"] if e in builtin}
+        values["events"] = tuple(e for e, ev in cs.events.items() if ev.kind in kinds)
     for ev in values["events"]:
         if ev not in cs.events:
             values["events"] = tuple(e for e in values["events"] if e in cs.events)
