@@ -55,8 +55,10 @@ def test_simulate_compare_reports_differences():
 def test_simulate_refuses_bad_input_with_exit_2():
     for args in (["--fix", "0=nobody+saber"], ["--fix", "0sakura"], ["--edition", "v9"],
                  ["--bots", "random,random"], ["--assign", "auction"], ["--option", "bogus"],
-                 ["--cards", "/no/such/file.toml"], ["--compare", "nonsense"]):
-        res = runner.invoke(app, ["simulate", "-n", "2", "--no-progress", "-w", "1"] + args)
+                 ["--cards", "/no/such/file.toml"], ["--compare", "nonsense"],
+                 ["--players", "9"], ["--mode", "nope"], ["--compare", "mode=fate", "--fix",
+                                                          "0=sakura+saber"]):
+        res = runner.invoke(app, ["simulate", "-n", "2", "--no-progress", "-w", "2"] + args)
         assert res.exit_code == 2, (args, res.output)
         assert "Traceback" not in res.output
 

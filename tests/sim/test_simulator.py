@@ -193,3 +193,23 @@ def test_cli_values_are_parsed_or_refused_clearly():
         parse_compare("nonsense", SimConfig())
     cfg, label = parse_compare("edition=final,option=tie_dice", SimConfig())
     assert cfg.options == ("tie_dice",) and label == "edition=final,option=tie_dice"
+
+
+def test_the_full_state_view_shows_every_identity_and_changes_some_bids():
+    from fuyuki.sbb import setup_overrides as so
+    from fuyuki.sbb.agents.heuristic import HeuristicBot
+    from fuyuki.sim.analysis import FullStateHeuristicBot, full_view
+    differ = 0
+    for seed in range(15):
+        g = so.new_game(4, seed, assign="random")
+        plain, full = HeuristicBot(1), FullStateHeuristicBot(1)
+        while not g.over:
+            for seat, d in g.pending().items():
+                v = full_view(g, seat)
+                if d.kind == "bid":
+                    assert all(p["master"] and p["servant"] for p in v["seats"])
+                    hidden = g.view(seat)
+                    assert any(p["master"] is None for p in hidden["seats"]) or g.s.round > 1
+                    differ += plain.choose(hidden, d) != full.choose(v, d)
+                g.submit(seat, plain.choose(g.view(seat), d))
+    assert differ > 0

@@ -15,10 +15,8 @@ from __future__ import annotations
 from typing import Any
 
 from fuyuki.core.protocol import Decision
-from fuyuki.sbb.agents.heuristic import HeuristicBot, _sigmoid
+from fuyuki.sbb.agents.heuristic import TYPICAL_TOTAL, HeuristicBot, _sigmoid
 from fuyuki.sbb.cards import parse_action
-
-MEAN_CARD = 2.8   # the mean value of an action card (出撃 1,2,2,3,3,4,5; 宝具 1,2,3)
 
 
 def full_view(game, seat: int) -> dict[str, Any]:
@@ -37,7 +35,18 @@ def full_view(game, seat: int) -> dict[str, Any]:
 class FullStateHeuristicBot(HeuristicBot):
     """The heuristic bot, bidding with the opponents' real masters and servants in mind.
 
-    Analysis only — it is given the full state and is never offered as an opponent."""
+    Analysis only — it is given the full state and is never offered as an opponent.
+
+    It differs from :class:`HeuristicBot` only where the plain bot has to guess an identity:
+
+    - the plain bot rates an unknown opponent at ``TYPICAL_TOTAL`` (an average servant's power
+      plus an average card); this one uses the opponents' real mean power plus the same
+      average card, so that over all deals both estimates agree on average;
+    - the plain bot counts its 宝具's effect as worth 1 whenever it has one; this one counts
+      it 0 when no opponent could suffer it (ゴッドハンド against a plain destruction) and 0
+      too when an opponent's アヴェンジャー would take its servant down with it;
+    - its swaps and 宝石魔術 already read ``view["seats"]``, which now shows every card.
+    """
 
     name = "heuristic-full-state"
     needs_view = True
@@ -45,11 +54,31 @@ class FullStateHeuristicBot(HeuristicBot):
 
     def _power_of(self, p: dict[str, Any]) -> int:
         sv = self.cards.servants.get(p["servant"] or "")
-        power = sv.power if sv else 2
+        power = sv.power if sv else 0
         if p["dark"]:
             m = self.cards.masters.get(p["master"] or "")
             power += int(m.params.get("power", 0)) if m else 0
         return power
+
+    def _mean_power(self) -> float:
+        powers = [sv.power for sv in self.cards.servants.values()]
+        return sum(powers) / len(powers) if powers else 0.0
+
+    def _effect_worth(self, sv, rivals: list[dict]) -> float:
+        if sv is None or sv.effect.empty:
+            return 0.0
+        eff = sv.effect
+        hurt = 0
+        for p in rivals:
+            rsv = self.cards.servants.get(p["servant"] or "")
+            if rsv is None:
+                continue
+            if eff.destroy and rsv.retaliate:
+                return 0.0
+            if eff.destroy == ("servant",) and rsv.indestructible and not eff.sure_hit:
+                continue
+            hurt += 1
+        return 1.0 if hurt or eff.pool_gems else 0.0
 
     def _bid(self, view, d: Decision):
         me = view["me"]
@@ -60,23 +89,9 @@ class FullStateHeuristicBot(HeuristicBot):
         power = self._my_power(view)
         sv = self.cards.servants.get(me["servant"] or "")
         rivals = [p for p in view["seats"] if p["seat"] != seat]
-        powers = [self._power_of(p) for p in rivals]
-        typical = sum(powers) / len(powers) + MEAN_CARD
-        strongest = max(powers) + 2.0
-        fragarach = any(self.cards.masters.get(p["master"] or "") is not None
-                        and self.cards.masters[p["master"]].ability == "fragarach" for p in rivals)
-        hurt = 0.0
-        if sv is not None and not sv.effect.empty:
-            for p in rivals:
-                rsv = self.cards.servants.get(p["servant"] or "")
-                if rsv is None:
-                    continue
-                if "servant" in sv.effect.destroy and rsv.indestructible and not sv.effect.sure_hit:
-                    continue
-                hurt += 1.0
-                if rsv.retaliate and sv.effect.destroy:
-                    hurt -= 1.5
-            hurt = hurt / len(rivals) * 1.5 + sv.effect.pool_gems
+        rival_power = sum(self._power_of(p) for p in rivals) / max(1, len(rivals))
+        typical = TYPICAL_TOTAL - self._mean_power() + rival_power
+        effect_worth = self._effect_worth(sv, rivals)
         land_gems = {self.cards.lands[x["id"]].colour: x["gems"] for x in view["lands"]}
         max_gems = max(land_gems.values()) or 1
         scores: dict[str, float] = {}
@@ -89,14 +104,16 @@ class FullStateHeuristicBot(HeuristicBot):
             q = min(0.85, (0.15 + 0.55 * g / max_gems) * (n - 1) / 3)
             total = power + a.value
             if a.kind == "sortie":
-                ev = g * ((1 - q) + q * _sigmoid((total - typical) / 1.2) * 0.75)
-            elif sv is not None and sv.np_as_sortie_vs_np:
-                ev = q * (g * 0.7 + 0.5)
+                p_win = _sigmoid((total - typical) / 1.2) * 0.75
+                ev = g * ((1 - q) + q * p_win)
             else:
-                p_win = 0.6 + 0.4 * _sigmoid((total - strongest) / 1.2)
-                if fragarach:
-                    p_win *= 0.8
-                ev = q * (g * p_win + hurt)
+                if sv is not None and sv.np_as_sortie_vs_np:
+                    p_win = 0.7
+                    effect = 0.5
+                else:
+                    p_win = 0.6 + 0.4 * _sigmoid((total - typical) / 1.2)
+                    effect = effect_worth
+                ev = q * (g * p_win + effect)
             ev -= 0.12 * a.value
             scores[card] = ev + self.rng.random() * 0.05
         return max(scores, key=lambda c: scores[c])

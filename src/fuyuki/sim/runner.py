@@ -117,6 +117,20 @@ def plan(cfg: SimConfig) -> tuple[list[Job], list[Job]]:
     return main, gap
 
 
+def preflight(cfg: SimConfig) -> None:
+    """Load the rules and set up one game with the fixed pairings, so that every mistake
+    (edition, mode, option, card file, player count, a fixed card) is reported clearly here
+    rather than inside a worker."""
+    from fuyuki.sbb import setup_overrides
+
+    rules = cfg.rules()
+    for name in set(cfg.bots):
+        from fuyuki.sim.play import make_agent
+        make_agent(name, 0, rules)
+    g = setup_overrides.start(cfg.players, cfg.game_seed(0), rules, quiet=True)
+    setup_overrides.deal(g, {k: (m, s) for k, m, s in cfg.fixed}, cfg.assign)
+
+
 def simulate(cfg: SimConfig, workers: int = 1, ray: str | None = None,
              compare: tuple[SimConfig, str] | None = None,
              progress: Progress | None = None, on_total: Callable[[int], None] | None = None
@@ -126,9 +140,9 @@ def simulate(cfg: SimConfig, workers: int = 1, ray: str | None = None,
     from fuyuki.sim.aggregate import build_report
     from fuyuki.sim.compare import compare_reports
 
-    cfg.rules()  # a bad edition, mode, option or card file fails here, before any work
+    preflight(cfg)  # bad rules, players or pairings fail here, in this process, before any work
     if compare:
-        compare[0].rules()
+        preflight(compare[0])
     main, gap = plan(cfg)
     total = len(main) + len(gap) + (len(main) if compare else 0)
     if on_total:
