@@ -73,8 +73,10 @@ def _run_ray(cfg: SimConfig, jobs: list[Job], address: str, workers: int,
     except ImportError:
         from fuyuki.core.errors import FuyukiError
         raise FuyukiError("--ray needs the ray package: pip install 'fuyuki[cluster]'") from None
-    os.environ.setdefault("RAY_AUTH_MODE", "disabled")
-    os.environ.setdefault("RAY_TMPDIR", "/tmp/rt")
+    if address == "local":
+        # a private instance on this machine: no token, and a short socket path
+        os.environ.setdefault("RAY_AUTH_MODE", "disabled")
+        os.environ.setdefault("RAY_TMPDIR", "/tmp/rt")
     started = False
     if not ray.is_initialized():
         kwargs: dict[str, Any] = dict(include_dashboard=False, log_to_driver=False,
