@@ -8,10 +8,10 @@ driven by :class:`fuyuki.rpg.flow.Flow`; ``clone()`` replays the submissions.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from fuyuki.core.dice import CommittedDice, derive_secret
-from fuyuki.core.events import Event, visible
+from fuyuki.core.events import Event
 from fuyuki.core.protocol import Decision
 from fuyuki.rpg.battle import Battle, BattleOutcome, Side, ask, snipe_allowed
 from fuyuki.rpg.flow import Flow
@@ -22,7 +22,8 @@ from fuyuki.rpg.state import PairState
 
 class War:
     def __init__(self, roster: Roster, rules: Rules, seed: int | str, *,
-                 max_turns: int | None = None):
+                 max_turns: int | None = None, dice: Callable[[int], Any] | None = None):
+        """``dice(turn)`` may replace the committed dice of a turn (tests: fixed rolls)."""
         self.roster, self.rules, self.seed = roster, rules, seed
         self.max_turns = max_turns or rules.war["max_turns"]
         self.pairs = [PairState.new(p, i, rules) for i, p in enumerate(roster.pairs)]
@@ -33,6 +34,7 @@ class War:
         self.dice: CommittedDice | None = None
         self.submissions: list[tuple[int, Any]] = []
         self._result: dict[str, Any] | None = None
+        self._dice_factory = dice
         self.flow = Flow(self._run())
 
     # -- the protocol ---------------------------------------------------------------------
@@ -52,7 +54,8 @@ class War:
         self.submissions.append((seat, option))
 
     def clone(self) -> "War":
-        other = War(self.roster, self.rules, self.seed, max_turns=self.max_turns)
+        other = War(self.roster, self.rules, self.seed, max_turns=self.max_turns,
+                    dice=self._dice_factory)
         for seat, choice in self.submissions:
             other.submit(seat, choice)
         return other
@@ -70,7 +73,7 @@ class War:
                 entry["sheet"] = p.sheet()
             pairs.append(entry)
         out: dict[str, Any] = {"turn": self.turn, "seat": seat, "pairs": pairs,
-                               "events": [e.to_json() for e in visible(self.events, seat)],
+                               "events": self._events_json(seat),
                                "over": self.over, "result": self._result}
         if me is not None:
             out["me"] = me.sheet() | {"max_mana": me.max_mana(self.rules),
@@ -79,6 +82,12 @@ class War:
             d = self.pending().get(seat)
             out["decision"] = d.to_json() if d else None
         return out
+
+    def _events_json(self, seat: int | None) -> list[dict[str, Any]]:
+        cache = self.__dict__.setdefault("_json_cache", [])
+        for e in self.events[len(cache):]:
+            cache.append(e.to_json())
+        return [j for e, j in zip(self.events, cache) if e.visible_to(seat)]
 
     # -- helpers ----------------------------------------------------------------------------
     def ev(self, _kind: str, to: tuple[int, ...] | None = None, **data: Any) -> None:
@@ -184,9 +193,10 @@ class War:
         reason = None
         while self.turn < self.max_turns:
             self.turn += 1
-            self.dice = CommittedDice(derive_secret(self.seed, f"turn/{self.turn}"))
+            self.dice = (self._dice_factory(self.turn) if self._dice_factory else
+                         CommittedDice(derive_secret(self.seed, f"turn/{self.turn}")))
             self.ev("dice_commit", scope=f"t{self.turn}", turn=self.turn,
-                    sha=self.dice.commitment)
+                    sha=getattr(self.dice, "commitment", "-"))
             self.ev("turn_start", turn=self.turn)
             for p in self.pairs:
                 p.rested = False
@@ -201,7 +211,7 @@ class War:
             self.ev("h_mana")
             yield from self.mana_check()
             self.ev("dice_reveal", scope=f"t{self.turn}", turn=self.turn,
-                    secret=self.dice.secret.hex())
+                    secret=getattr(self.dice, "secret", b"").hex())
             reason = self.end_reason()
             if reason:
                 break
@@ -211,11 +221,11 @@ class War:
         alive = self.alive()
         if not alive:
             return "none"
-        if len(alive) == 1:
-            return "last"
         if self.rules.war["factions_end"] and len(self.roster.factions) > 1 \
                 and len({p.pair.faction for p in alive}) == 1:
             return "faction"
+        if len(alive) == 1:
+            return "last"
         return None
 
     def finish(self, reason: str) -> None:
