@@ -571,7 +571,10 @@ def new_game(players: int = 4, seed: int | None = None, rules: Rules | None = No
 
     rules = rules or default_rules()
     if players not in rules.players:
-        raise IllegalAction("bad_players", f"{players} players is not allowed in this game "
+        from fuyuki.sbb.modes import player_limit_reason
+
+        raise IllegalAction("bad_players", f"{players} players is not allowed in this game: "
+                            f"{player_limit_reason(rules, players)} "
                             f"(allowed: {list(rules.players)})", players=players)
     if seed is None:
         seed = secrets.randbelow(2**31)

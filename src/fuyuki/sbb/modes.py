@@ -173,7 +173,8 @@ def player_limit_reason(rules: "Rules", n: int) -> str:
             fixed = None
         if fixed:
             return f"the mode is played by {' or '.join(map(str, fixed))} players"
-    return "the edition is played by that many players only"
+    counts = ", ".join(map(str, rules.players))
+    return f"the edition {rules.edition!r} is played by {counts} players"
 
 
 def check_card(rules: "Rules", kind: str, card: str, file: str, key: str) -> None:
