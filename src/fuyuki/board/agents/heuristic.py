@@ -227,6 +227,12 @@ class HeuristicBot:
             mine = [c for c in mine if c["id"] == key[6:]]
         if goal is None or not mine:
             return "skip"
+        # a camp with a gatekeeper (山門) holds its ground next to it until enemies come near
+        keeper = next((c for c in self._mine(view) if c["skills"].get("gatekeeper")), None)
+        if keeper is not None and key == "together" and all(c["pos"] == keeper["pos"] for c in mine):
+            near = [e for e in self._enemies(view) if _dist(e["pos"], keeper["pos"]) <= 2]
+            if not near:
+                return "skip"
         lead = next((c for c in mine if c["role"] == "servant" and not c["skills"].get("gatekeeper")),
                     mine[0])
         d = self._step_toward(view, lead["pos"], goal["pos"])
