@@ -177,18 +177,20 @@ def player_limit_reason(rules: "Rules", n: int) -> str:
     return f"the edition {rules.edition!r} is played by {counts} players"
 
 
-def check_card(rules: "Rules", kind: str, card: str, file: str, key: str) -> None:
-    """A DataError when a scenario (or a fixed setup) uses a ``kind`` ("master"/"servant")
-    card these rules leave out, saying whether the edition or the mode removed it."""
+def check_card(rules: "Rules", kind: str, card: str, file: str, key: str,
+               error: type[DataError] = DataError) -> None:
+    """An ``error`` (a DataError; ScenarioError for the judge) when a scenario or a fixed
+    setup uses a ``kind`` ("master"/"servant") card these rules leave out, saying whether the
+    edition or the mode removed it."""
     pool = rules.masters if kind == "master" else rules.servants
     if card in pool:
         return
     known = rules.cards.masters if kind == "master" else rules.cards.servants
     if card not in known:
-        raise DataError(file, key, f"no {kind} with id {card!r} (known: {list(known)})")
+        raise error(file, key, f"no {kind} with id {card!r} (known: {list(known)})")
     if rules.mode != STANDARD:
         removed = mode_values(rules.mode)["remove_masters" if kind == "master"
                                           else "remove_servants"]
         if card in removed:
-            raise DataError(file, key, f"the mode {rules.mode!r} removes the {kind} {card!r}")
-    raise DataError(file, key, f"the edition {rules.edition!r} has no {kind} {card!r}")
+            raise error(file, key, f"the mode {rules.mode!r} removes the {kind} {card!r}")
+    raise error(file, key, f"the edition {rules.edition!r} has no {kind} {card!r}")
