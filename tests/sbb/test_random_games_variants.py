@@ -5,6 +5,8 @@ every view is JSON, and the record replays the game exactly."""
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from fuyuki.sbb import new_game
 from fuyuki.sbb.modes import modes
@@ -86,3 +88,15 @@ def test_all_options_and_a_mode_together():
     rules = Rules.preset("v1.1", "hollow", ("tie_dice", "land_modifiers", "no_berserker_penalty"))
     assert rules.tie_dice and rules.land_modifiers and not rules.berserker_penalty
     _check(play_out(new_game(5, 9, rules), rng_seed=9), rules, 5)
+
+
+SMALL = [c for c in CASES if c[1] != "big_battle"]  # big_battle games are long: covered above
+
+
+@settings(max_examples=25, deadline=None)
+@given(case=st.sampled_from(SMALL), seed=st.integers(0, 2**31 - 1),
+       options=st.sets(st.sampled_from(["tie_dice", "land_modifiers", "no_berserker_penalty"])))
+def test_property_any_variant_any_seed_runs_clean(case, seed, options):
+    edition, mode, n = case
+    rules = Rules.preset(edition, mode, tuple(sorted(options)))
+    _check(play_out(new_game(n, seed, rules), rng_seed=seed % 1000), rules, n)
