@@ -157,3 +157,14 @@ def test_verify_catches_missing_reveal_duplicates_and_bad_lines():
     lines.append("#DICE nonsense")
     codes = [p.code for p in verify_lines(lines).problems]
     assert codes == ["no_commit", "dup", "no_reveal", "bad_line"]
+
+
+def test_verify_catches_a_text_line_edited_without_its_dice_line():
+    lines = _log()
+    value = int(lines[3].split()[4])
+    lines.insert(4, f"(1D100<=50) ＞ {value % 100 + 1} ＞ 成功")
+    lines.insert(3, f"(1D10) ＞ {lines[2].split()[4]} ＞ ok")   # a line before is not checked
+    probs = verify_lines(lines).problems
+    assert [(p.code, p.line) for p in probs] == [("shown", 6)]
+    lines[5] = f"(1D100<=50) > {value} > Success"
+    assert verify_lines(lines).ok

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import secrets
-import sys
 from pathlib import Path
 from typing import Any, Optional
 
@@ -79,6 +78,12 @@ def prompt_choice(lang: str, who: str, d: Decision, names: dict[str, str],
     if status:
         typer.echo(status)
     typer.echo(t(lang, "prompt.decide", who=who, kind=t(lang, f"kind.{d.kind}")))
+    for key in ("target", "offer"):
+        if key in d.info and d.info[key] in names:
+            typer.echo(t(lang, "prompt.other", name=names[d.info[key]]))
+    if d.kind == "retreat":
+        typer.echo(t(lang, "prompt.retreat", cost=d.info.get("cost"), seals=d.info.get("seals"),
+                     mana=d.info.get("mana"), per=d.info.get("mana_per_seal")))
     if d.info.get("totals") and d.kind in ("pick_stat", "redraw", "declare"):
         from fuyuki.rpg.text import ORDER, stats_line
         for i, tot in enumerate(d.info["totals"]):
@@ -152,7 +157,8 @@ def battle_cmd(
                 if "AB"[seat] in human.upper():
                     names = {ps.servant.id: ps.servant.name for ps in game.states}
                     names |= {ps.master.id: ps.master.name for ps in game.states}
-                    choice = prompt_choice(lang, f"{'AB'[seat]}", d, names)
+                    from fuyuki.rpg.text import side_name
+                    choice = prompt_choice(lang, side_name(lang, seat), d, names)
                 else:
                     choice = agents[seat].choose({"me": game.states[seat].sheet()
                                                   | {"max_mana": game.states[seat].max_mana(rules)},
@@ -283,6 +289,9 @@ def new_cmd(
         shown = 0
         if quiet:
             shown = len(war.events)
+        elif submissions:
+            shown = len(war.events)
+            typer.echo(t(lang, "prompt.resumed", turn=war.turn, n=len(submissions)))
         while not war.over:
             if not quiet and war.events[shown:]:
                 typer.echo(gm.text(war.events[shown:]))
@@ -319,4 +328,3 @@ def new_cmd(
         _fail(exc)
     except KeyError as exc:
         _fail(FuyukiError(f"save file: missing {exc}"))
-    del sys

@@ -32,6 +32,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import os
+import re
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -177,7 +178,9 @@ class FixedDice:
 #     #DICE ROLL <label> 1D<faces> <value>     one per roll, in order
 #     #DICE REVEAL <scope> <secret-hex>        published after them
 #
-# A roll belongs to the latest commitment before it that is not yet revealed.
+# A roll belongs to the latest commitment before it that is not yet revealed. When the line
+# right after a ROLL line shows that die in dice-bot style — "(1D100<=65) ＞ 42" — the value
+# shown must be the one published (a GM cannot edit only the text people read).
 
 
 @dataclass
@@ -196,6 +199,9 @@ class Verification:
     @property
     def ok(self) -> bool:
         return not self.problems and self.commits > 0
+
+
+_SHOWN = re.compile(r"\(1D(\d+)[^)]*\)\s*(?:＞|>)\s*(-?\d+)")
 
 
 def verify_lines(lines: list[str]) -> Verification:
@@ -228,6 +234,11 @@ def verify_lines(lines: list[str]) -> Verification:
                 if any(r[0] == label for r in sc["rolls"]):
                     out.problems.append(Problem("dup", n, {"label": label}))
                 sc["rolls"].append((label, faces, value, n))
+                if n < len(lines):
+                    m = _SHOWN.search(lines[n])
+                    if m and int(m.group(1)) == faces and int(m.group(2)) != value:
+                        out.problems.append(Problem("shown", n + 1, {
+                            "label": label, "value": value, "shown": int(m.group(2))}))
             elif kind == "REVEAL":
                 scope, secret_hex = parts[2], parts[3]
                 sc = scopes.get(scope)

@@ -1,0 +1,105 @@
+"""`fuyuki war battle | new | verify` end to end (typer's runner, small wars)."""
+
+import json
+
+from typer.testing import CliRunner
+
+from fuyuki.cli.main import app
+from fuyuki.core.data import package_file
+
+runner = CliRunner()
+SABER = str(package_file("fuyuki.rpg", "data", "sheets", "saber.toml"))
+ASSASSIN = str(package_file("fuyuki.rpg", "data", "sheets", "assassin.toml"))
+
+
+def run(*args, input=None):
+    return runner.invoke(app, ["war", *args], input=input)
+
+
+def test_battle_from_two_sheet_files_in_both_languages(tmp_path):
+    ja = run("battle", SABER, ASSASSIN, "--seed", "7", "--attacker", "B")
+    assert ja.exit_code == 0, ja.output
+    assert "【ダイス公約】battle SHA-256：" in ja.output and "気配遮断 ＞ B側が先制" in ja.output
+    assert "(1D100<=" in ja.output and "【結果】" in ja.output
+    en = run("battle", SABER, ASSASSIN, "--seed", "7", "--attacker", "B", "--lang", "en",
+             "--log", str(tmp_path / "b.log"))
+    assert en.exit_code == 0 and "[Result]" in en.output and "side B has initiative" in en.output
+    ok = run("verify", str(tmp_path / "b.log"), "--lang", "en")
+    assert ok.exit_code == 0 and "verified: 1 commitments" in ok.output
+
+
+def test_battle_by_roster_ids_with_a_person_choosing_for_side_a():
+    # lineup, prepare (pass), a stat pick, declarations (pass)...: answer "1" to everything
+    res = run("battle", "red-saber", "black-lancer", "--seed", "1", "--human", "A",
+              input="1\n" * 40)
+    assert res.exit_code == 0, res.output
+    assert "A側の選択（メイン・サブ）" in res.output
+
+
+def test_battle_errors_exit_2_with_a_message(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[servant]\nname = "x"\nlv = 1\nstats = { str = "Q" }\n[master]\nname = "y"\n'
+                   'stats = {}\n', "utf-8")
+    res = run("battle", str(bad), SABER)
+    assert res.exit_code == 2 and "servant.stats.str" in res.output
+    res = run("battle", "nobody", "red-saber")
+    assert res.exit_code == 2 and "no pair" in res.output
+    res = run("battle", SABER, ASSASSIN, "--snipe", "--attacker", "A")
+    assert res.exit_code == 2 and "千里眼" in res.output
+
+
+def test_auto_war_log_verifies_and_a_tampered_roll_is_named(tmp_path):
+    log = tmp_path / "x.log"
+    res = run("new", "--auto", "--seed", "5", "--turns", "2", "--log", str(log), "--quiet")
+    assert res.exit_code == 0, res.output
+    assert "【聖杯戦争終結】" in res.output
+    text = log.read_text("utf-8").splitlines()
+    assert text[0].startswith("【聖杯戦争開始】")
+    assert sum(1 for x in text if x.startswith("#DICE COMMIT")) == 2
+    ok = run("verify", str(log))
+    assert ok.exit_code == 0 and "検証OK：2件の公約" in ok.output
+    i = next(n for n, x in enumerate(text) if x.startswith("#DICE ROLL t2/"))
+    label, die, value = text[i].split()[2:5]
+    faces = int(die[2:])
+    text[i] = f"#DICE ROLL {label} {die} {int(value) % faces + 1}"
+    (tmp_path / "t.log").write_text("\n".join(text), "utf-8")
+    bad = run("verify", str(tmp_path / "t.log"), "--lang", "en")
+    assert bad.exit_code == 1
+    assert f"line {i + 1}: {label} {die} published {int(value) % faces + 1} ≠ recomputed {value}" \
+        in bad.output
+
+
+def test_the_public_log_carries_no_private_event(tmp_path):
+    # the GM console shows what 情報収集 and 礼装作成 yield; the publishable log does not
+    log = tmp_path / "x.log"
+    gm = run("new", "--auto", "--seed", "9", "--turns", "2", "--log", str(log)).output
+    text = log.read_text("utf-8")
+    for private in ("の情報を入手", "を作成（所持"):
+        assert private in gm and private not in text
+
+
+def test_save_and_resume(tmp_path):
+    save = tmp_path / "war.json"
+    res = run("new", "--human", "red-saber", "--seed", "3", "--turns", "2", "--save", str(save),
+              input="1\n" * 3)
+    assert res.exit_code != 0          # the input ran out mid-war
+    rec = json.loads(save.read_text("utf-8"))
+    assert rec["game"] == "rpg-war" and rec["config"]["humans"] == ["red-saber"]
+    n = len(rec["submissions"])
+    res = run("new", "--resume", str(save), "--auto", "--log", str(tmp_path / "r.log"))
+    assert res.exit_code == 0, res.output
+    assert f"{n}件の選択を再生" in res.output and "【聖杯戦争終結】" in res.output
+    assert run("verify", str(tmp_path / "r.log")).exit_code == 0
+    # the same war played straight through with the same answers gives the same log
+    assert len(json.loads(save.read_text("utf-8"))["submissions"]) > n
+
+
+def test_bad_save_and_roster_files_exit_2(tmp_path):
+    p = tmp_path / "s.json"
+    p.write_text('{"game": "sbb", "seed": 1, "submissions": []}', "utf-8")
+    res = run("new", "--resume", str(p))
+    assert res.exit_code == 2 and "not a Grail War RPG save" in res.output
+    r = tmp_path / "r.toml"
+    r.write_text("[[pair]]\nid = 3\n", "utf-8")
+    res = run("new", "--roster", str(r), "--auto")
+    assert res.exit_code == 2 and "pair[0].id" in res.output
