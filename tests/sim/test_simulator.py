@@ -213,3 +213,28 @@ def test_the_full_state_view_shows_every_identity_and_changes_some_bids():
                     differ += plain.choose(hidden, d) != full.choose(v, d)
                 g.submit(seat, plain.choose(g.view(seat), d))
     assert differ > 0
+
+
+def test_dark_sakura_is_counted_with_the_servant_she_draws_after_darkening():
+    from fuyuki.sbb import setup_overrides as so
+    from fuyuki.sim.play import summarize
+    found = 0
+    for seed in range(60):
+        g = so.new_game(4, seed, fixed={0: ("sakura", "saber")}, assign="random")
+        from fuyuki.sbb.agents.random_bot import RandomBot
+        bots = [RandomBot(seed + i) for i in range(4)]
+        while not g.over:
+            for seat, d in g.pending().items():
+                g.submit(seat, bots[seat].choose(None, d))
+        summary = summarize(g, [0, 1, 2, 3], ("random",) * 4, 0, seed)
+        kinds = [(e.kind, e.data.get("seat")) for e in g.events]
+        if ("darken", 0) not in kinds:
+            assert summary["seats"][0]["dark_with"] is None
+            continue
+        found += 1
+        after = kinds.index(("darken", 0))
+        new = next(e for e in g.events[after:] if e.kind == "new_servant" and e.data["seat"] == 0)
+        assert summary["seats"][0]["dark_with"] == new.data["card"]
+        if found == 3:
+            break
+    assert found == 3

@@ -8,6 +8,9 @@ Counting conventions (also in docs/simulator.md):
   seat would have if the game were perfectly fair — with no draws it is exactly ``1/N``;
 - a player's master and servant are the ones they held after the drafts (or the deal), the
   pairing they chose or were given, whatever happened to them later;
+- ``dark_with``: players whose master turned dark (黒化) in the game, by the servant they drew
+  right after — the servant she is dark with (a darkness from the start, in the hf mode, is
+  not counted here: there every 桜 is dark from her first round);
 - rows whose Wilson 95 % interval lies wholly above (below) the fair share are flagged
   ``high`` (``low``).
 """
@@ -75,6 +78,7 @@ def build_report(cfg: SimConfig, games: list[dict], gap_games: list[dict]) -> di
     players = sorted(group(games, lambda s: s["player"], share,
                            lambda k: cfg.bots[k]), key=lambda r: r["id"])
     bots = by_rate(group(games, lambda s: s["bot"], share))
+    dark = by_rate(group(games, lambda s: s.get("dark_with"), share, sname))
     never = 10 ** 6
     reveal = sorted(group(games, lambda s: s["reveal"] if s["reveal"] is not None else never,
                           share), key=lambda r: r["id"])
@@ -130,6 +134,7 @@ def build_report(cfg: SimConfig, games: list[dict], gap_games: list[dict]) -> di
         "offsets": offsets,
         "by_player": players,
         "by_bot": bots,
+        "dark_with": dark,
         "length": length,
         "battles": battles,
         "losses": loss_rows,

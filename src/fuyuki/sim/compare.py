@@ -12,7 +12,7 @@ from typing import Any
 
 from fuyuki.sim.stats import two_proportion
 
-SECTIONS = ("masters", "servants", "pairs", "offsets", "by_bot")
+SECTIONS = ("masters", "servants", "pairs", "offsets", "by_bot", "dark_with")
 ALPHA = 0.05
 
 

@@ -94,6 +94,8 @@ def summarize(g, seat_of: list[int], names, index: int, seed: int) -> dict[str, 
     abilities: Counter = Counter()
     losses: Counter = Counter()
     np_servant: dict[int, str] = {}
+    darkened = [False] * n
+    dark_with: list[str | None] = [None] * n
     parent = 0
     for e in g.events:
         k, d = e.kind, e.data
@@ -120,6 +122,11 @@ def summarize(g, seat_of: list[int], names, index: int, seed: int) -> dict[str, 
         elif k == "np_resolves":
             np_servant[d["seat"]] = d["servant"]
             abilities["np:" + d["servant"]] += 1
+        elif k == "darken":
+            darkened[d["seat"]] = True
+        elif k == "new_servant":
+            if darkened[d["seat"]] and dark_with[d["seat"]] is None:
+                dark_with[d["seat"]] = d["card"]
         elif k == "lost":
             cause = d["cause"]
             label = f"np:{np_servant.get(d['source'], '?')}" if cause == "np" else cause
@@ -139,7 +146,8 @@ def summarize(g, seat_of: list[int], names, index: int, seed: int) -> dict[str, 
                    "offset": (seat - parent) % n, "master": masters[seat],
                    "servant": servants[seat], "win": (not draw and seat in winners),
                    "shared": draw and seat in winners, "gems": result["gems"][seat],
-                   "reveal": reveal[seat]} for seat in range(n)],
+                   "reveal": reveal[seat], "dark_with": dark_with[seat]}
+                  for seat in range(n)],
         "battles": battles,
         "kinds": dict(kinds),
         "abilities": dict(abilities),

@@ -144,6 +144,9 @@ def render_html(report: dict[str, Any], lang: str = "ja") -> str:
     h.append(_rate_table(lang, pick_pairs(report["pairs"], 20), card))
     h.append(f"<details><summary>{esc(t(lang, 'section.pairs'))}</summary>")
     h.append(_rate_table(lang, report["pairs"], card) + "</details>")
+    if report.get("dark_with"):
+        h.append(f"<h2>{esc(t(lang, 'section.dark_with'))}</h2>")
+        h.append(_rate_table(lang, report["dark_with"], t(lang, "col.servants")))
     title = t(lang, "section.offsets")
     h.append(f"<h2>{esc(title)}</h2>")
     if report["offsets"]:

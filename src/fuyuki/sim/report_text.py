@@ -63,6 +63,9 @@ def render(report: dict[str, Any], console: Console, lang: str = "ja", pairs: in
     console.print(rate_table(lang, t(lang, "section.servants"), report["servants"], t(lang, "col.card")))
     console.print(rate_table(lang, t(lang, "section.pairs_flagged"),
                              pick_pairs(report["pairs"], pairs), t(lang, "col.card")))
+    if report.get("dark_with"):
+        console.print(rate_table(lang, t(lang, "section.dark_with"), report["dark_with"],
+                                 t(lang, "col.servants")))
     console.print(rate_table(lang, t(lang, "section.offsets"), report["offsets"],
                              t(lang, "col.offset"), show_name=False))
     if len(set(cfg["bots"])) > 1 or cfg["fixed"]:
