@@ -58,7 +58,9 @@ def test_shirou_infinite_blades_replaces_substitute(mode, blades):
     r = Rules.preset("final", mode)
     kind = r.cards.masters["shirou"].ability
     assert kind == ("infinite_blades" if blades else "substitute")
-    if blades:
+    if blades:  # players read the new ability, not 身代わり
+        assert r.cards.masters["shirou"].ability_name["ja"] == "無限の剣製"
+        assert "無限の剣製" in r.cards.masters["shirou"].text["ja"]
         assert r.blades_as == "archer"
         assert {"gilgamesh", "archer"} <= set(r.shirou_blades_vs)
     assert ("sakura" in r.shirou_blades_vs) == (mode == "hf")

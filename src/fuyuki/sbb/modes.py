@@ -89,13 +89,20 @@ def mode_values(name: str) -> dict[str, Any]:
     abilities = t.table("master_abilities", {})
     v["master_abilities"] = {}
     for mid in abilities.data:
-        kind = abilities.str(mid, choices=MASTER_ABILITIES)
+        # a kind, or { kind = "...", name = {ja, en}, text = {ja, en} } (what players read)
+        if isinstance(abilities.data[mid], str):
+            at = Table({"kind": abilities.data[mid]}, abilities.file, abilities.where(mid))
+        else:
+            at = abilities.table(mid)
+            at.check_keys(("kind", "name", "text"))
+        kind = at.str("kind", choices=MASTER_ABILITIES)
         if MASTER_ABILITIES[kind]:
-            raise abilities.fail(mid, f"the ability {kind!r} needs parameters "
-                                 f"{list(MASTER_ABILITIES[kind])}; a mode can only give a "
-                                 "master an ability without parameters")
-        v["master_abilities"][mid] = kind
-    if "infinite_blades" in v["master_abilities"].values() and not v["blades_as"]:
+            raise at.fail("kind", f"the ability {kind!r} needs parameters "
+                          f"{list(MASTER_ABILITIES[kind])}; a mode can only give a "
+                          "master an ability without parameters")
+        v["master_abilities"][mid] = (kind, at.text("name", None), at.text("text", None))
+    if any(k == "infinite_blades" for k, _, _ in v["master_abilities"].values()) \
+            and not v["blades_as"]:
         raise t.fail("blades_as", "missing: the ability 'infinite_blades' needs the servant "
                      "whose 宝具 effect it uses")
     powers = t.table("power_override", {})
@@ -117,10 +124,11 @@ def apply_mode(rules: "Rules", mode: str) -> "Rules":
     servants = tuple(s for s in rules.servants if s not in v["remove_servants"])
     set_aside = tuple(m for m in v["set_aside"] if m in masters)
     changed = {}
-    for mid, kind in v["master_abilities"].items():
+    for mid, (kind, name, text) in v["master_abilities"].items():
         m = cs.masters.get(mid)
         if m is not None:
-            changed[mid] = replace(m, ability=kind, params={})
+            changed[mid] = replace(m, ability=kind, params={},
+                                   ability_name=name or m.ability_name, text=text or m.text)
     if changed:
         if any(k == "infinite_blades" for k in (m.ability for m in changed.values())):
             if v["blades_as"] not in cs.servants:
