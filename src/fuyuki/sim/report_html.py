@@ -204,11 +204,11 @@ def render_html(report: dict[str, Any], lang: str = "ja") -> str:
         h.append(f"<h2>{esc(t(lang, 'section.compare', label=cmp['label']))}</h2>")
         s = cmp["summary"]
         h.append(_table([t(lang, f"col.{c}") for c in ("value", "base", "other", "diff", "p")], [
-            ["draw rate", pct(s["draw_rate"]["base"]), pct(s["draw_rate"]["other"]),
+            [t(lang, "compare.draw_rate"), pct(s["draw_rate"]["base"]), pct(s["draw_rate"]["other"]),
              f"{100 * s['draw_rate']['diff']:+.1f} pt", f"{s['draw_rate']['p']:.3f}"],
-            ["rounds (mean)", f"{s['rounds_mean']['base']:.2f}", f"{s['rounds_mean']['other']:.2f}",
+            [t(lang, "compare.rounds_mean"), f"{s['rounds_mean']['base']:.2f}", f"{s['rounds_mean']['other']:.2f}",
              f"{s['rounds_mean']['diff']:+.2f}", ""],
-            ["battles / game", f"{s['battles_per_game']['base']:.2f}",
+            [t(lang, "compare.battles_per_game"), f"{s['battles_per_game']['base']:.2f}",
              f"{s['battles_per_game']['other']:.2f}", f"{s['battles_per_game']['diff']:+.2f}", ""]]))
         for section in ("masters", "servants", "pairs", "offsets"):
             rows = [r for r in cmp[section] if r["diff"] is not None]
