@@ -246,3 +246,16 @@ def test_a_seal_order_is_logged_and_spends_a_seal():
     w, dice = war(QUIET)
     play(w, {(0, "action"): ["other"], (1, "action"): ["other"], (0, "comm"): ["order"]})
     assert w.pairs[0].seals == 2 and kinds(w, "order")
+
+
+def test_a_seal_can_be_handed_over_by_consent_but_never_above_three():
+    w, dice = war(QUIET + QUIET, turns=2, r_extra={"seals": 2})
+    play(w, {(0, "action"): ["other", "other"], (1, "action"): ["other", "other"],
+             (1, "comm"): ["give:R", "give:R"], (0, "seal_gift"): ["accept", "accept"]})
+    assert (w.pairs[0].seals, w.pairs[1].seals) == (3, 2)
+    gifts = kinds(w, "seal_gift")
+    assert [g["moved"] for g in gifts] == [True, False]
+    w, dice = war(QUIET, r_extra={"seals": 2})
+    play(w, {(0, "action"): ["other"], (1, "action"): ["other"], (1, "comm"): ["give:R"],
+             (0, "seal_gift"): ["refuse"]})
+    assert (w.pairs[0].seals, w.pairs[1].seals) == (2, 3)

@@ -88,14 +88,34 @@ def prompt_choice(lang: str, who: str, d: Decision, names: dict[str, str],
         from fuyuki.rpg.text import ORDER, stats_line
         for i, tot in enumerate(d.info["totals"]):
             typer.echo(f"  {'AB'[i]}: {stats_line(lang, ORDER, tot)}")
-    for i, opt in enumerate(d.options, 1):
+    options = list(d.options)
+    if len(options) > 12:
+        # long lists (the action with every target): choose the kind first, then the target
+        groups: dict[str, list[Any]] = {}
+        for opt in options:
+            groups.setdefault(str(opt).split(":", 1)[0], []).append(opt)
+        heads = list(groups)
+        for i, head in enumerate(heads, 1):
+            first = groups[head][0]
+            label = option_label(lang, d, first, names) if len(groups[head]) == 1 else \
+                t(lang, f"opt.{head}", x="…")
+            typer.echo(f"  {i}. {label}")
+        head = heads[_ask_index(lang, len(heads))]
+        options = groups[head]
+        if len(options) == 1:
+            return options[0]
+    for i, opt in enumerate(options, 1):
         typer.echo(f"  {i}. {option_label(lang, d, opt, names)}")
+    return options[_ask_index(lang, len(options))]
+
+
+def _ask_index(lang: str, n: int) -> int:
+    from fuyuki.rpg.text import t
+
     while True:
         raw = typer.prompt(t(lang, "prompt.ask")).strip()
-        if raw.isdigit() and 1 <= int(raw) <= len(d.options):
-            return d.options[int(raw) - 1]
-        if raw in [str(o) for o in d.options]:
-            return raw
+        if raw.isdigit() and 1 <= int(raw) <= n:
+            return int(raw) - 1
         typer.echo(t(lang, "prompt.bad"))
 
 

@@ -448,6 +448,7 @@ class War:
             opts = ["pass"] + [f"offer:{p.id}" for p in alive if p is not ps and p.id not in ps.allies]
             if ps.seals > 0:
                 opts.append("order")
+                opts += [f"give:{p.id}" for p in alive if p is not ps]
             asks[ps.seat] = Decision("comm", tuple(opts), {"pair": ps.id})
         answers = yield asks
         for ps in alive:
@@ -455,6 +456,19 @@ class War:
             if choice == "order":
                 ps.seals -= 1
                 self.ev("order", who=ps.label, seals=ps.seals)
+            elif choice.startswith("give:"):
+                # 令呪 transfer by consent (seed); a master never holds more than the maximum
+                target = self.by_id[choice[5:]]
+                if not target.alive or ps.seals == 0:
+                    continue
+                reply = yield from ask(target.seat, "seal_gift", ["accept", "refuse"], giver=ps.id)
+                full = target.seals >= self.rules.seals["count"]
+                moved = reply == "accept" and not full
+                if moved:
+                    ps.seals -= 1
+                    target.seals += 1
+                self.ev("seal_gift", who=ps.label, target=target.label, accepted=reply == "accept",
+                        moved=moved)
             elif choice.startswith("offer:"):
                 target = self.by_id[choice[6:]]
                 if not target.alive or target.id in ps.allies:

@@ -63,6 +63,9 @@ def render(r: Any, ev: Event) -> list[str]:
     if kind == "offer":
         return [tr("war.offer", who=d["who"], target=d["target"],
                    result=tr("war.offer_yes" if d["accepted"] else "war.offer_no"))]
+    if kind == "seal_gift":
+        key = "war.gift_moved" if d["moved"] else "war.gift_full" if d["accepted"] else "war.gift_refused"
+        return [tr(key, who=d["who"], target=d["target"])]
     if kind == "out":
         return [tr("war.out", who=d["who"], reason=tr("war.reason_" + d["reason"]))]
     if kind == "war_end":

@@ -157,6 +157,9 @@ class SimpleAgent:
             return self.rand.choice(friends)
         return "pass"
 
+    def on_seal_gift(self, view, d: Decision):
+        return "accept"
+
     def on_alliance(self, view, d: Decision):
         me = self.me(view)
         offer = next((p for p in view["pairs"] if p["id"] == d.info.get("offer")), None)
