@@ -69,3 +69,16 @@ def test_judge_invalid_scenario_exits_2_naming_the_key():
 def test_judge_missing_file_exits_2(tmp_path):
     r = runner.invoke(app, ["judge", str(tmp_path / "none.toml")])
     assert r.exit_code == 2 and "no such file" in r.output
+
+
+def test_judge_mode_flag_overrides_and_refuses_removed_card():
+    """fate removes 桜: a scenario using her under --mode fate is refused, naming the key."""
+    path = SCEN / "final" / "sakura_dark_power_plus_two.toml"
+    r = runner.invoke(app, ["judge", str(path), "--mode", "fate"])
+    assert r.exit_code == 2
+    assert "seat[0].master" in r.output and "removes the master 'sakura'" in r.output
+
+
+def test_play_refuses_impossible_player_count():
+    r = runner.invoke(app, ["play", "--bots-only", "--mode", "big_battle", "--players", "4"])
+    assert r.exit_code == 2 and "7" in r.output

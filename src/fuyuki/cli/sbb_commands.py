@@ -143,6 +143,7 @@ def register(app: typer.Typer) -> None:
         _check_lang(lang)
         try:
             rules = _rules(edition, mode, option, cards)
+            rules.check_players(players)
             game = new_game(players, seed, rules)
             seats: list = [make_bot(bots, game.record.seed * 10 + i, **({} if bots != "hard" else {}))
                            for i in range(players)]
@@ -195,6 +196,9 @@ def register(app: typer.Typer) -> None:
         as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
         lang: str = typer.Option("ja", help=LANG_HELP),
         cards: Optional[Path] = typer.Option(None, help="your own card file (TOML)"),
+        edition: Optional[str] = typer.Option(None, help="override the scenario's edition"),
+        mode: Optional[str] = typer.Option(None, help="override the scenario's mode"),
+        option: list[str] = typer.Option([], "--option", help="override the scenario's options"),
     ) -> None:
         """Resolve one round of a scenario and explain every step."""
         from fuyuki.sbb.judge import judge as run_judge
@@ -202,7 +206,8 @@ def register(app: typer.Typer) -> None:
         console = Console(highlight=False)
         _check_lang(lang)
         try:
-            verdict = run_judge(scenario, lang, str(cards) if cards else None)
+            verdict = run_judge(scenario, lang, str(cards) if cards else None, edition, mode,
+                                tuple(option) or None)
         except FuyukiError as exc:
             _fail(console, exc)
         if as_json:

@@ -227,7 +227,19 @@ def load_cards(path: str | Path | None = None) -> CardSet:
         t.check_keys(["id", "kind", "name", "text"])
         e = EventCard(t.str("id"), t.str("kind", choices=EVENT_KINDS), t.text("name"),
                       t.text("text", {"ja": "", "en": ""}))
+        if e.id in events:
+            raise t.fail("id", f"duplicate event id {e.id!r}")
         events[e.id] = e
+    ids: dict[str, str] = {}
+    for kind, group in (("master", masters), ("servant", servants), ("land", lands),
+                        ("event", events)):
+        for cid in group:
+            if cid in ids:
+                raise DataError(str(p), f"{kind}.{cid}", f"the id {cid!r} is also a {ids[cid]} id")
+            if parse_action(cid) is not None:
+                raise DataError(str(p), f"{kind}.{cid}", "ids of the form colour-kind-value "
+                                "are action card ids")
+            ids[cid] = kind
     cs = CardSet(masters, servants, lands, events, tuple(sortie), tuple(np_values),
                  {"sortie": acts.text("sortie_name", {"ja": "出撃", "en": "Sortie"}),
                   "np": acts.text("np_name", {"ja": "宝具", "en": "Noble Phantasm"})}, str(p))

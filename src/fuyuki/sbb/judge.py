@@ -17,7 +17,8 @@ from fuyuki.core.errors import DataError, ScenarioError
 from fuyuki.core.record import Record
 from fuyuki.core.rng import stream
 from fuyuki.sbb.cards import parse_action
-from fuyuki.sbb.game import Game, new_game
+from fuyuki.sbb.game import Game
+from fuyuki.sbb.modes import check_card
 from fuyuki.sbb.rules import Rules
 from fuyuki.sbb.state import State
 from fuyuki.sbb.text import render
@@ -35,25 +36,29 @@ class Verdict:
     result: dict[str, Any]
 
 
-def load_scenario(path: str | Path, cards: str | Path | None = None) -> tuple[Game, list[dict]]:
-    """Build the game a scenario describes, waiting for the bids to be revealed."""
+def load_scenario(path: str | Path, cards: str | Path | None = None, edition: str | None = None,
+                  mode: str | None = None, options: tuple[str, ...] | None = None
+                  ) -> tuple[Game, list[dict]]:
+    """Build the game a scenario describes, waiting for the bids to be revealed. ``edition``,
+    ``mode`` and ``options`` (from the command line) override the scenario's own."""
     p = str(path)
     data = read_toml(path, ScenarioError)
     top = Table(data, p, error=ScenarioError)
     top.check_keys(TOP_KEYS)
     try:
-        options = tuple(top.list("options", []))
-        rules = Rules.preset(top.str("edition", "final"), top.str("mode", "standard"), options,
-                             cards)
+        opts = tuple(options) if options else tuple(top.list("options", []))
+        rules = Rules.preset(edition or top.str("edition", "final"),
+                             mode or top.str("mode", "standard"), opts, cards)
     except ScenarioError:
         raise
     except DataError as exc:
         raise ScenarioError(p, exc.key if exc.file.startswith("--") else f"{exc.file}: {exc.key}",
                             exc.reason) from None
     n = top.int("players", lo=1, hi=9)
-    if n not in rules.players:
-        raise top.fail("players", f"{n} players is not allowed in this edition/mode "
-                       f"(allowed: {list(rules.players)})")
+    try:
+        rules.check_players(n)
+    except DataError as exc:
+        raise top.fail("players", exc.reason) from None
     parent = top.int("parent", 0, lo=0, hi=n - 1)
     cs = rules.cards
     lands_t = top.table("lands")
@@ -90,8 +95,10 @@ def load_scenario(path: str | Path, cards: str | Path | None = None) -> tuple[Ga
     masters, servants = list(rules.masters), list(rules.servants)
     for i, st in enumerate(seats):
         st.check_keys(SEAT_KEYS)
-        m = st.str("master", choices=rules.masters)
-        sv = st.str("servant", choices=rules.servants)
+        m = st.str("master")
+        sv = st.str("servant")
+        check_card(rules, "master", m, p, st.where("master"), ScenarioError)
+        check_card(rules, "servant", sv, p, st.where("servant"), ScenarioError)
         if m not in masters:
             raise st.fail("master", f"{m!r} is already another seat's master")
         if sv not in servants:
@@ -101,8 +108,9 @@ def load_scenario(path: str | Path, cards: str | Path | None = None) -> tuple[Ga
         state.master[i], state.servant[i] = m, sv
         state.gems[i] = st.int("gems", 0, lo=0)
         state.coins[i] = st.int("coins", 1 if rules.coins else 0, lo=0)
-        state.dark[i] = st.bool("dark", False)
-        if state.dark[i] and cs.masters[m].ability != "darken":
+        darkens = cs.masters[m].ability == "darken"
+        state.dark[i] = st.bool("dark", rules.start_dark and darkens)
+        if state.dark[i] and not darkens:
             raise st.fail("dark", f"only a master with the 黒化 ability can be dark, not {m!r}")
         rev = st.list("revealed", [])
         for r in rev:
@@ -180,11 +188,13 @@ def answer(decision, seat: int, choice: dict) -> Any:
     return opts[0]
 
 
-def judge(path: str | Path, lang: str = "ja", cards: str | Path | None = None) -> Verdict:
+def judge(path: str | Path, lang: str = "ja", cards: str | Path | None = None,
+          edition: str | None = None, mode: str | None = None,
+          options: tuple[str, ...] | None = None) -> Verdict:
     """Resolve the scenario's round and explain every step."""
     from fuyuki.sbb import battle, losses  # noqa: F401  (registers their steps)
 
-    game, choices = load_scenario(path, cards)
+    game, choices = load_scenario(path, cards, edition, mode, options)
     game._run()
     while game.pending():
         for seat, d in game.pending().items():
