@@ -2,7 +2,6 @@
 
 import copy
 import tomllib
-from pathlib import Path
 
 import pytest
 

@@ -259,3 +259,17 @@ def test_a_seal_can_be_handed_over_by_consent_but_never_above_three():
     play(w, {(0, "action"): ["other"], (1, "action"): ["other"], (1, "comm"): ["give:R"],
              (0, "seal_gift"): ["refuse"]})
     assert (w.pairs[0].seals, w.pairs[1].seals) == (2, 3)
+
+
+def test_an_illegal_choice_is_refused_and_changes_nothing():
+    from fuyuki.core.errors import IllegalAction
+    w, dice = war(QUIET)
+    before = (w.pending(), len(w.events), w.pairs[0].mana)
+    with pytest.raises(IllegalAction):
+        w.submit(0, "attack:nobody")
+    with pytest.raises(IllegalAction):
+        w.submit(5, "rest")
+    assert (w.pending(), len(w.events), w.pairs[0].mana) == before
+    w.submit(0, "rest")
+    with pytest.raises(IllegalAction):
+        w.submit(0, "rest")             # already answered this decision

@@ -177,6 +177,7 @@ def battle_cmd(
                 if "AB"[seat] in human.upper():
                     names = {ps.servant.id: ps.servant.name for ps in game.states}
                     names |= {ps.master.id: ps.master.name for ps in game.states}
+                    names |= {ps.id: ps.master.name for ps in game.states}
                     from fuyuki.rpg.text import side_name
                     choice = prompt_choice(lang, side_name(lang, seat), d, names)
                 else:
@@ -300,9 +301,13 @@ def new_cmd(
 
         def publish() -> None:
             if log is not None:
-                lines = pub.lines(visible(war.events, None))
-                for turn, who, text in notes:
+                lines: list[str] = []
+                done = 0
+                for at, who, text in sorted(notes, key=lambda n: n[0]):
+                    lines += pub.lines(visible(war.events[done:at], None))
                     lines.append(t(lang, "prompt.note", who=who, text=text))
+                    done = at
+                lines += pub.lines(visible(war.events[done:], None))
                 log.write_text("\n".join(lines) + "\n", "utf-8")
                 pub.__init__(lang, brief=brief, dice=True)
 
@@ -329,7 +334,7 @@ def new_cmd(
                     if d.kind == "comm":
                         memo = typer.prompt(t(lang, "prompt.memo"), default="", show_default=False)
                         if memo.strip():
-                            notes.append([war.turn, me.label, memo.strip()])
+                            notes.append([len(war.events), me.label, memo.strip()])
                 else:
                     choice = agents[seat].choose(war.view(seat), d)
                 war.submit(seat, choice)

@@ -16,7 +16,7 @@ from fuyuki.core.protocol import Decision
 from fuyuki.rpg.battle import Battle, BattleOutcome, Side, ask, snipe_allowed
 from fuyuki.rpg.flow import Flow
 from fuyuki.rpg.roster import Roster
-from fuyuki.rpg.rules import ITEM_KINDS, Rules
+from fuyuki.rpg.rules import Rules
 from fuyuki.rpg.state import PairState
 
 
@@ -175,7 +175,7 @@ class War:
             if not ok[0][0]:
                 self.ev("snipe_denied", eye=ok[0][1], hide=ok[0][2])
                 snipe = False
-        battle = Battle(self.rules, _Labelled(self, f"b{self.battles}"), self.events.append, sides,
+        battle = Battle(self.rules, self.dice, self.events.append, sides,
                         label=f"t{self.turn}/b{self.battles}", attacker=0, snipe=snipe,
                         surprise=self.rules.actions["attack_is_surprise"])
         outcome: BattleOutcome = yield from battle.run()
@@ -500,7 +500,8 @@ class War:
                         after=ps.mana, max=ps.max_mana(r), penalty=r.shortage_penalty(ps.mana))
             while True:
                 items = [i for i in self.set_items(ps) if i.kind == "mana" and ps.item_count(i.id)]
-                can_seal = ps.seals > 0 and ps.mana < ps.max_mana(r)
+                # a 令呪 for +100 mana is offered here when the servant is short (below 0)
+                can_seal = ps.seals > 0 and ps.mana < 0
                 if not items and not can_seal:
                     break
                 if ps.mana >= ps.max_mana(r):
@@ -525,17 +526,3 @@ class War:
                 ps.alive = False
                 ps.out_reason = "vanished"
                 self.ev("vanish", who=ps.label, mana=ps.mana, limit=r.mana["vanish_at"])
-
-
-class _Labelled:
-    """The turn's dice as a battle sees them (the battle labels its own rolls)."""
-
-    def __init__(self, war: War, name: str):
-        self.war = war
-
-    def roll(self, label: str, faces: int) -> int:
-        assert self.war.dice is not None
-        return self.war.dice.roll(label, faces)
-
-
-assert ITEM_KINDS  # the craft sets are validated by rules.py

@@ -1,0 +1,1 @@
+"""Program players for the Grail War RPG."""
