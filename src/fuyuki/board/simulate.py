@@ -28,6 +28,7 @@ def simulate(games: int, players: int = 4, bots: str = "heuristic", seed: int = 
     wins = {k: 0 for k in pool}
     draws = 0
     rounds = 0
+    seat_wins = [0] * players
     for i in range(games):
         chosen = r.sample(pool, players)
         gseed = r.randrange(2**31)
@@ -40,9 +41,11 @@ def simulate(games: int, players: int = 4, bots: str = "heuristic", seed: int = 
             draws += 1
         else:
             wins[g.result["camp"]] += 1
+            seat_wins[g.result["winner"]] += 1
     return {
         "games": games, "players": players, "bots": bots, "seed": seed, "draws": draws,
         "mean_rounds": rounds / games if games else 0.0,
+        "seat_wins": seat_wins,
         "camps": {k: {"played": played[k], "wins": wins[k],
                       "win_rate": wins[k] / played[k] if played[k] else 0.0} for k in pool},
     }

@@ -322,3 +322,4 @@ def simulate_cmd(
                       f"{100 * v['win_rate']:.1f}%")
     console.print(table)
     console.print(t("draws", draws=res["draws"], rounds=f"{res['mean_rounds']:.1f}"))
+    console.print(t("seat_wins", wins=" / ".join(str(w) for w in res["seat_wins"])))
