@@ -74,7 +74,7 @@ def test_the_public_log_carries_no_private_event(tmp_path):
     log = tmp_path / "x.log"
     gm = run("new", "--auto", "--seed", "9", "--turns", "2", "--log", str(log)).output
     text = log.read_text("utf-8")
-    for private in ("の情報を入手", "を作成（所持"):
+    for private in ("の情報を入手", "を作成（所持", "：情報収集 →", "：礼装作成（", "＋【魔】"):
         assert private in gm and private not in text
 
 

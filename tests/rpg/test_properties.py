@@ -123,7 +123,29 @@ def test_views_never_carry_the_running_secret_or_unlearned_sheets():
                 if p["id"] != w.pairs[seat].id and p["id"] not in w.pairs[seat].known:
                     assert "sheet" not in p
             for e in view["events"]:
-                assert e.get("to") in (None, [seat])
+                assert e.get("to") is None or seat in e["to"]
             checked += 1
             w.submit(seat, agents[seat].choose(view, d))
     assert checked > 40
+
+
+def test_seals_stay_within_zero_and_three_and_mana_never_exceeds_the_maximum():
+    rules = default_rules()
+    w = War(load_roster(None, rules), rules, 21)
+    agents = [SimpleAgent(21, i) for i in range(len(w.pairs))]
+    while not w.over:
+        for seat, d in w.pending().items():
+            w.submit(seat, agents[seat].choose(w.view(seat), d))
+            for p in w.pairs:
+                assert 0 <= p.seals <= rules.seals["count"]
+                assert p.mana <= p.max_mana(rules)
+                assert all(n > 0 for n in p.items.values())
+
+
+def test_every_event_of_a_war_renders_in_both_languages():
+    from fuyuki.rpg.text import Renderer
+    w = autoplay(4)
+    for lang in ("ja", "en"):
+        text = Renderer(lang, dice=True).text(w.events)
+        assert "rpg." not in text and "{" not in text
+        assert "(1D100<=" in text and "#DICE REVEAL" in text

@@ -108,13 +108,14 @@ class War:
             return False
         return a.pair.faction != b.pair.faction or a.pair.faction == "none"
 
-    def check(self, ps: PairState, what: str, rate: int, label: str, good_if_success: bool = True):
+    def check(self, ps: PairState, what: str, rate: int, label: str, good_if_success: bool = True,
+              to: tuple[int, ...] | None = None):
         """A % check (d100 <= rate) with talisman re-rolls offered to ``ps`` when it goes
-        against it. Returns success."""
+        against it. Returns success. ``to``: who may read the check (the roll itself is public)."""
         faces = self.rules.actions["check_die"]
         value = self.roll(label, faces)
         success = value <= rate
-        self.ev("check", what=what, rate=rate, value=value, success=success, faces=faces)
+        self.ev("check", to, what=what, rate=rate, value=value, success=success, faces=faces)
         n = 0
         while success != good_if_success and ps.alive:
             talismans = [i for i in self.set_items(ps) if i.kind == "reroll" and ps.item_count(i.id)]
@@ -132,10 +133,11 @@ class War:
                 item = None
             ps.charges -= 1
             n += 1
-            self.ev("reroll", who=ps.label, item=(item.name if item else {"ja": "護符", "en": "talisman"}))
+            self.ev("reroll", to, who=ps.label,
+                    item=(item.name if item else {"ja": "護符", "en": "talisman"}))
             value = self.roll(f"{label}/reroll{n}", faces)
             success = value <= rate
-            self.ev("check", what=what, rate=rate, value=value, success=success, faces=faces)
+            self.ev("check", to, what=what, rate=rate, value=value, success=success, faces=faces)
         return success
 
     def set_items(self, ps: PairState):
@@ -356,6 +358,7 @@ class War:
             self.ev("act_skip", who=ps.label)
             return
         base = f"act/{ps.id}"
+        me = (ps.seat,)                 # what a pair does alone is its own business
         if kind == "info":
             mods = []
             for i in self.set_items(ps):
@@ -367,9 +370,9 @@ class War:
                     if v:
                         mods.append([{"ja": a.name, "en": a.name}, v])
             rate = r.actions["info_base"] + sum(v for _, v in mods)
-            self.ev("act_info", who=ps.label, target=target.label, base=r.actions["info_base"],
+            self.ev("act_info", me, who=ps.label, target=target.label, base=r.actions["info_base"],
                     mods=mods, rate=rate)
-            ok = yield from self.check(ps, "info", rate, base)
+            ok = yield from self.check(ps, "info", rate, base, to=me)
             if ok:
                 ps.known.add(target.id)
                 self.ev("info_ok", to=(ps.seat,), target=target.label, sheet=target.sheet())
@@ -382,16 +385,16 @@ class War:
             item = r.items[arg]
             magic = ps.master.stats["mgi"]
             rate = magic * r.actions["craft_per_magic"]
-            self.ev("act_craft", who=ps.label, item=item.name, magic=magic,
+            self.ev("act_craft", me, who=ps.label, item=item.name, magic=magic,
                     k=r.actions["craft_per_magic"], rate=rate)
-            ok = yield from self.check(ps, "craft", rate, base)
+            ok = yield from self.check(ps, "craft", rate, base, to=me)
             if ok:
                 ps.add_item(item.id)
                 self.ev("craft_ok", to=(ps.seat,), item=item.name, count=ps.item_count(item.id))
         elif kind == "rest":
             ps.rested = True
             amount, parts = self.rest_amount(ps)
-            self.ev("act_rest", who=ps.label, amount=amount, **parts)
+            self.ev("act_rest", me, who=ps.label, amount=amount, **parts)
         elif kind in ("soul", "soul_full"):
             yield from self.soul_eating(ps, full=(kind == "soul_full"))
         elif kind in ("attack", "snipe"):
@@ -402,7 +405,7 @@ class War:
                 cands = [p for p in self.alive() if p is not ps]
                 target, v = self.pick(ps, cands, f"{base}/contact")
                 if target is None:
-                    self.ev("act_other", who=ps.label)
+                    self.ev("act_other", me, who=ps.label)
                     return
                 self.ev("act_contact_random", who=ps.label, n=len(cands), value=v,
                         target=target.label)
@@ -410,16 +413,17 @@ class War:
                 self.ev("act_contact", who=ps.label, target=target.label)
             yield from self.contact(ps, target)
         else:
-            self.ev("act_other", who=ps.label)
+            self.ev("act_other", me, who=ps.label)
 
     def soul_eating(self, ps: PairState, full: bool):
         r = self.rules
         gain = r.actions["soul_gain"]
-        self.ev("act_soul", who=ps.label, full=full, gain=gain)
+        me = (ps.seat,)
+        self.ev("act_soul", me, who=ps.label, full=full, gain=gain)
         detected = yield from self.check(ps, "soul_detect", r.actions["soul_detect"],
-                                         f"act/{ps.id}", good_if_success=False)
+                                         f"act/{ps.id}", good_if_success=False, to=me)
         if detected:
-            self.ev("soul_detected")
+            self.ev("soul_detected", who=ps.label)
             others = [p for p in self.alive() if self.enemies(p, ps)]
             answers = (yield {p.seat: Decision("intervene", ("intervene", "ignore"),
                                                {"target": ps.id}) for p in others}) if others else {}
@@ -432,13 +436,13 @@ class War:
                     self.ev("soul_fail")
                     return
         else:
-            self.ev("soul_hidden")
+            self.ev("soul_hidden", me)
         before = ps.mana
         if full:
             ps.mana = max(ps.mana, ps.max_mana(r))
         else:
             ps.gain(gain, r)
-        self.ev("soul_ok", before=before, after=ps.mana)
+        self.ev("soul_ok", None if detected else me, before=before, after=ps.mana)
 
     # 3. コミュ
     def comm(self):
@@ -467,7 +471,7 @@ class War:
                 if moved:
                     ps.seals -= 1
                     target.seals += 1
-                self.ev("seal_gift", who=ps.label, target=target.label, accepted=reply == "accept",
+                self.ev("seal_gift", (ps.seat, target.seat), who=ps.label, target=target.label, accepted=reply == "accept",
                         moved=moved)
             elif choice.startswith("offer:"):
                 target = self.by_id[choice[6:]]
@@ -477,7 +481,7 @@ class War:
                 if reply == "accept":
                     ps.allies.add(target.id)
                     target.allies.add(ps.id)
-                self.ev("offer", who=ps.label, target=target.label, accepted=reply == "accept")
+                self.ev("offer", (ps.seat, target.seat), who=ps.label, target=target.label, accepted=reply == "accept")
 
     # 4. mana check
     def mana_check(self):
@@ -487,7 +491,7 @@ class War:
             if ps.rested:
                 amount, _ = self.rest_amount(ps)
                 ps.gain(amount, r)
-                self.ev("mana_rest", who=ps.label, before=before, amount=amount, after=ps.mana,
+                self.ev("mana_rest", (ps.seat,), who=ps.label, before=before, amount=amount, after=ps.mana,
                         max=ps.max_mana(r), penalty=r.shortage_penalty(ps.mana))
             else:
                 magic = ps.master.stats["mgi"]
@@ -496,7 +500,7 @@ class War:
                 if ps.seals == 0:
                     cost = ps.servant.lv // r.mana["no_seal_cost_divisor"]
                     ps.mana -= cost
-                self.ev("mana_check", who=ps.label, before=before, magic=magic, cost=cost,
+                self.ev("mana_check", (ps.seat,), who=ps.label, before=before, magic=magic, cost=cost,
                         after=ps.mana, max=ps.max_mana(r), penalty=r.shortage_penalty(ps.mana))
             while True:
                 items = [i for i in self.set_items(ps) if i.kind == "mana" and ps.item_count(i.id)]
@@ -515,12 +519,12 @@ class War:
                 if choice == "seal":
                     ps.seals -= 1
                     ps.gain(r.seals["mana"], r)
-                    self.ev("mana_seal", who=ps.label, before=before, after=ps.mana, seals=ps.seals)
+                    self.ev("mana_seal", (ps.seat,), who=ps.label, before=before, after=ps.mana, seals=ps.seals)
                 else:
                     item = r.items[choice[5:]]
                     ps.use_item(item.id)
                     ps.gain(item.value, r)
-                    self.ev("mana_item", who=ps.label, item=item.name, before=before, after=ps.mana)
+                    self.ev("mana_item", (ps.seat,), who=ps.label, item=item.name, before=before, after=ps.mana)
         for ps in self.alive():
             if ps.mana <= r.mana["vanish_at"]:
                 ps.alive = False
