@@ -94,6 +94,8 @@ def _sample():
      "pair[0].servant.skills[0].effects[0].kind", "must be one of"),
     (lambda d: d["pair"][0].__setitem__("craft_set", "triple"), "pair[0].craft_set", "unknown craft set"),
     (lambda d: d["pair"][0]["master"].__setitem__("hp", 3), "pair[0].master.hp", "unknown key"),
+    (lambda d: d["pair"][0].__setitem__("items", {"sword": 1}), "pair[0].items.sword", "unknown item"),
+    (lambda d: d["pair"][0].__setitem__("items", {"charm": -1}), "pair[0].items.charm", "at least 0"),
 ])
 def test_a_bad_roster_names_file_key_and_reason(edit, key, reason):
     data = copy.deepcopy(_sample())

@@ -81,24 +81,14 @@ def run_case(case: Table, rules: Rules, sheets: dict[str, Any] | None = None) ->
     attacker = {"": None, "A": 0, "B": 1}[att]
     lineup = case.list("lineup", ["servant|master", "servant|master"])
     dice = FixedDice(case.list("rolls", []))
-    items: dict[str, dict[str, int]] = {}
     sides = []
     for key in ("a", "b"):
         pairs = []
         for i, d in enumerate(_pair_dicts(case, key, sheets)):
-            if "items" in d:
-                items[d["id"]] = dict(d.pop("items"))
             where = case.where(f"{key}[{i}]")
             pairs.append(parse_pair(Table(d, case.file, where, ScenarioError), rules))
         sides.append(pairs)
     a, b = sides
-
-    def setup(states: list) -> None:
-        for ps in states:
-            for item, n in items.get(ps.id, {}).items():
-                if item not in rules.items:
-                    raise case.fail("items", f"unknown item {item!r}")
-                ps.add_item(item, n)
 
     seats: dict[str, int] = {}
     for i, _ in enumerate(a):
@@ -109,7 +99,7 @@ def run_case(case: Table, rules: Rules, sheets: dict[str, Any] | None = None) ->
     try:
         game = BattleGame(rules, (a, b), lambda: dice, attacker=attacker,
                           surprise=case.bool("surprise", False), snipe=case.bool("snipe", False),
-                          lineups=(lineup[0] or None, lineup[1] or None), setup=setup)
+                          lineups=(lineup[0] or None, lineup[1] or None))
     except Exception as exc:  # noqa: BLE001 - any rules error is a case error
         raise ScenarioError(case.file, case.key, f"{name}: {exc}") from None
     script = [str(x) for x in case.list("choices", [])]

@@ -74,6 +74,7 @@ class Pair:
     seals: int = 3
     mana: int | None = None        # starting 貯蔵魔力 (None: full)
     workshop: int = 0              # 工房: extra rest recovery
+    items: tuple[tuple[str, int], ...] = ()   # 礼装 held at the start
 
     def max_mana(self, rules: Rules) -> int:
         return self.servant.lv + self.servant.stats["mgi"] + rules.mana["max_bonus"]
@@ -166,8 +167,8 @@ def _character(t: Table, cid: str, servant: bool, rules: Rules) -> Character:
 
 def parse_pair(t: Table, rules: Rules, factions: dict | None = None,
                sites: dict | None = None) -> Pair:
-    t.check_keys(["id", "faction", "base", "craft_set", "seals", "mana", "workshop", "servant",
-                  "master"])
+    t.check_keys(["id", "faction", "base", "craft_set", "seals", "mana", "workshop", "items",
+                  "servant", "master"])
     pid = t.str("id")
     if not pid or any(c.isspace() or c in "/:" for c in pid):
         raise t.fail("id", "must be a non-empty id without spaces, '/' or ':'")
@@ -188,8 +189,14 @@ def parse_pair(t: Table, rules: Rules, factions: dict | None = None,
     mana = t.data.get("mana")
     if mana is not None:
         mana = t.int("mana")
+    it = t.table("items", {})
+    items = []
+    for item_id in it.data:
+        if item_id not in rules.items:
+            raise it.fail(item_id, f"unknown item (known: {sorted(rules.items)})")
+        items.append((item_id, it.int(item_id, lo=0)))
     return Pair(pid, faction, servant, master, base, craft_set, seals, mana,
-                t.int("workshop", 0, lo=0))
+                t.int("workshop", 0, lo=0), tuple(items))
 
 
 def load_roster(path: str | Path | None, rules: Rules) -> Roster:

@@ -28,7 +28,7 @@ class PairState:
     @classmethod
     def new(cls, pair: Pair, seat: int, rules: Rules) -> "PairState":
         mana = pair.max_mana(rules) if pair.mana is None else pair.mana
-        return cls(pair, seat, mana, pair.seals)
+        return cls(pair, seat, mana, pair.seals, {k: n for k, n in pair.items if n})
 
     @property
     def id(self) -> str:
