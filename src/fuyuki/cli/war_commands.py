@@ -230,7 +230,7 @@ def new_cmd(
     seed: Optional[str] = typer.Option(None, help="the war's seed (default: a fresh secret one)"),
     auto: bool = typer.Option(False, help="the program drives every pair to the end"),
     log: Optional[Path] = typer.Option(None, help="write the publishable log here"),
-    save: Optional[Path] = typer.Option(None, help="save the war here after every decision"),
+    save: Optional[Path] = typer.Option(None, help="save the war here (after every human decision and at the end)"),
     resume: Optional[Path] = typer.Option(None, help="resume the war saved in this file"),
     turns: Optional[int] = typer.Option(None, help="turn limit (default: rules.toml)"),
     lang: str = typer.Option("ja", help="ja or en"),
