@@ -1,0 +1,307 @@
+"""The hard bot: information-set Monte Carlo tree search (ISMCTS) from its own view only.
+
+At each decision with a real choice the bot
+
+1. builds a :class:`fuyuki.sbb.sampling.Sampler` from its view (and nothing else): every
+   iteration plays in a fresh *determinization* — a whole game whose hidden parts (the
+   others' face-down masters and servants, their hands, the deck orders) are drawn among
+   those its view cannot rule out, the drafts included;
+2. walks one shared tree of decision points (single-observer ISMCTS): a node is a batch of
+   decisions the engine asks at once. **Every seat asked in a batch selects on its own
+   statistics** (decoupled UCT, with availability counts since the options a hidden hand
+   offers change from world to world), so at sealed bids nobody's choice depends on
+   another's; the child is keyed by the joint answer as this seat would observe it (the
+   others' draft picks are private and are merged);
+3. below the tree, plays the game out with a fast rule-of-thumb policy (``rollout="fast"``)
+   or uniformly at random (``rollout="random"``), and backs up every seat's reward
+   (0.9 × its share of the win + 0.1 × its gems / the most gems);
+4. answers with the most visited of its own options at the root.
+
+強運, 身代わり and つばめ返し are asked in the middle of an effect, where the sampler cannot
+rebuild the rule stack: for those the bot answers like the heuristic bot (they are rare:
+fewer than one per game). Seeded: the same view, decision and seed give the same answer
+when the budget is an iteration count (``iterations=``); a time budget (``seconds=``, the
+default 1.0 s) depends on the machine's speed.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Any
+
+from fuyuki.core.protocol import Decision
+from fuyuki.sbb.agents.heuristic import MASTER_PREF, SERVANT_PREF, HeuristicBot
+from fuyuki.sbb.cards import parse_action
+from fuyuki.sbb.rules import Rules
+from fuyuki.sbb.sampling import Sampler, Unsupported
+
+_PRIVATE_KINDS = ("draft_master", "draft_servant")   # answers the others cannot see
+
+
+class _Node:
+    __slots__ = ("stats", "children")
+
+    def __init__(self) -> None:
+        # seat -> option -> [visits, total reward, availability]
+        self.stats: dict[int, dict[Any, list]] = {}
+        self.children: dict[tuple, _Node] = {}
+
+
+class HardBot:
+    name = "hard"
+    needs_view = True
+
+    def __init__(self, seed: int = 0, iterations: int | None = None, seconds: float = 1.0,
+                 rules: Rules | None = None, exploration: float = 0.7,
+                 rollout: str = "fast", horizon: int | None = 1,
+                 temperature: float = 0.35, model: bool = True,
+                 prior_weight: float = 3.0) -> None:
+        if rollout not in ("fast", "random"):
+            raise ValueError(f"rollout must be 'fast' or 'random', not {rollout!r}")
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.iterations = iterations
+        self.seconds = seconds
+        self.rules = rules
+        self.c = exploration
+        self.rollout = rollout
+        self.horizon = horizon
+        self.k = temperature
+        self.model = model
+        self.prior_weight = prior_weight
+        self.fallback = HeuristicBot(seed, cards=rules.cards if rules else None)
+        self._parsed: dict[str, Any] = {}
+        #: after each search: {"iterations": int, "seconds": float}
+        self.last_search: dict[str, Any] = {}
+
+    # ------------------------------------------------------------------ the bot
+    def choose(self, view: dict[str, Any], decision: Decision) -> Any:
+        options = decision.options
+        if len(options) == 1:
+            return options[0]
+        try:
+            sampler = Sampler(view, self.rules)
+        except Unsupported:
+            return self.fallback.choose(view, decision)
+        return self.search(sampler, view["seat"], decision)
+
+    def search(self, sampler: Sampler, me: int, decision: Decision) -> Any:
+        """Run ISMCTS over worlds from ``sampler``; return ``me``'s chosen option."""
+        rng = self.rng
+        root = _Node()
+        start = time.perf_counter()
+        limit = self.iterations
+        deadline = start + self.seconds
+        done = 0
+        while True:
+            if limit is not None:
+                if done >= limit:
+                    break
+            elif done & 7 == 0 and time.perf_counter() >= deadline and done > 0:
+                break
+            world = sampler.sample(rng)
+            self._iterate(root, world, rng, me)
+            done += 1
+        self.last_search = {"iterations": done, "seconds": time.perf_counter() - start}
+        stats = root.stats.get(me, {})
+        return max(decision.options,
+                   key=lambda o: (stats[o][0], stats[o][1]) if o in stats else (-1, 0.0))
+
+    # ------------------------------------------------------------------ one iteration
+    def _iterate(self, root: _Node, g, rng: random.Random, me: int = -1) -> None:
+        path: list[tuple[_Node, dict[int, Any]]] = []
+        stop = None if self.horizon is None else max(g.s.round, 1) + self.horizon
+        node: _Node | None = root
+        c = self.c
+        pb = self.prior_weight
+        while node is not None and not g.over and (stop is None or g.s.round <= stop):
+            pend = g.pending()
+            joint: dict[int, Any] = {}
+            for seat, d in pend.items():
+                opts = d.options
+                if len(opts) == 1:
+                    joint[seat] = opts[0]
+                    continue
+                st = node.stats.get(seat)
+                if st is None:
+                    st = node.stats[seat] = {}
+                fresh = []
+                for o in opts:
+                    e = st.get(o)
+                    if e is None:
+                        e = st[o] = [0, 0.0, 0]
+                    e[2] += 1
+                    if e[0] == 0:
+                        fresh.append(o)
+                if seat != me and self.model:
+                    # another seat: decoupled UCT biased toward what a sensible player
+                    # would do (its own hand in this world; it never sees other bids)
+                    guess = self._fast(g, seat, d, rng)
+                    best, best_v = opts[0], -1e9
+                    for o in opts:
+                        n, w, avail = st[o]
+                        prior = 0.8 if o == guess else 0.2 / len(opts)
+                        v = (w / n if n else 0.0) + pb * prior * math.sqrt(avail) / (1 + n)
+                        if v > best_v:
+                            best, best_v = o, v
+                    joint[seat] = best
+                elif fresh:
+                    joint[seat] = fresh[0] if len(fresh) == 1 else rng.choice(fresh)
+                else:
+                    best, best_v = opts[0], -1e9
+                    for o in opts:
+                        n, w, avail = st[o]
+                        v = w / n + c * math.sqrt(math.log(avail) / n)
+                        if v > best_v:
+                            best, best_v = o, v
+                    joint[seat] = best
+            for seat in sorted(joint):
+                g.submit(seat, joint[seat])
+            path.append((node, joint))
+            key = tuple((seat, "?" if pend[seat].kind in _PRIVATE_KINDS else joint[seat])
+                        for seat in sorted(joint))
+            child = node.children.get(key)
+            if child is None:
+                node.children[key] = _Node()
+                node = None     # expanded one node: play out from here
+            else:
+                node = child
+        self._playout(g, rng, stop)
+        reward = self._reward(g) if g.over else self._evaluate(g)
+        for node, joint in path:
+            for seat, o in joint.items():
+                e = node.stats.get(seat, {}).get(o)
+                if e is not None:
+                    e[0] += 1
+                    e[1] += reward[seat]
+
+    @staticmethod
+    def _reward(g) -> list[float]:
+        res = g.result
+        n = g.players
+        winners = res["winners"]
+        gems = res["gems"]
+        top = max(max(gems), 1)
+        share = 1.0 / len(winners) if winners else 0.0
+        return [(0.9 * share if i in winners else 0.0) + 0.1 * gems[i] / top for i in range(n)]
+
+    def _evaluate(self, g) -> list[float]:
+        """A game cut at the horizon: each seat's share of exp(k × score), where the score
+        is the gems scaled to the seat's victory target plus a little for cards in hand."""
+        s = g.s
+        target = g.rules.victory_gems
+        scores = []
+        for i in range(s.n):
+            t = g.victory_target(i) if s.master[i] else target
+            scale = target / t if t > 0 and target > 0 else 1.0
+            scores.append(s.gems[i] * scale + 0.25 * len(s.hand[i]))
+        top = max(scores)
+        ex = [math.exp(self.k * (x - top)) for x in scores]
+        tot = sum(ex)
+        return [x / tot for x in ex]
+
+    # ------------------------------------------------------------------ playouts
+    def _playout(self, g, rng: random.Random, stop: int | None = None) -> None:
+        s = g.s
+        if stop is None:
+            stop = 1 << 30
+        if self.rollout == "random":
+            while not g.over and s.round <= stop:
+                for seat, d in g.pending().items():
+                    o = d.options
+                    g.submit(seat, o[0] if len(o) == 1 else rng.choice(o))
+            return
+        while not g.over and s.round <= stop:
+            for seat, d in g.pending().items():
+                o = d.options
+                g.submit(seat, o[0] if len(o) == 1 else self._fast(g, seat, d, rng))
+
+    def _card(self, card: str):
+        p = self._parsed.get(card, False)
+        if p is False:
+            p = self._parsed[card] = parse_action(card)
+        return p
+
+    def _fast(self, g, seat: int, d: Decision, rng: random.Random) -> Any:
+        """The heuristic bot's rules of thumb, read straight from the (sampled) state
+        instead of a view: cheap, and a fair model of a sensible player. 10 % of the time
+        it plays at random."""
+        opts = d.options
+        kind = d.kind
+        if kind == "luck":
+            return "use" if seat in d.info.get("targets", ()) else "decline"
+        if rng.random() < 0.1:
+            return rng.choice(opts)
+        s = g.s
+        cs = g.rules.cards
+        if kind == "bid":
+            return self._fast_bid(g, seat, opts, rng)
+        if kind == "draft_master":
+            return max(opts, key=lambda m: (MASTER_PREF.get(m, 5), m))
+        if kind == "draft_servant":
+            return max(opts, key=lambda m: (SERVANT_PREF.get(m, 5), m))
+        if kind == "place_gem":
+            top: dict[str, int] = {}
+            for card in s.hand[seat]:
+                a = self._card(card)
+                if a is not None and a.kind == "sortie":
+                    top[a.colour] = max(top.get(a.colour, 0), a.value)
+            return max(opts, key=lambda land: top.get(cs.lands[land].colour, 0) * 2
+                       + s.gems_on[s.lands.index(land)] * 0.1 + rng.random() * 0.01)
+        if kind == "substitute":
+            return "yes" if SERVANT_PREF.get(s.servant[seat], 5) >= 4 else "no"
+        if kind == "tsubame":
+            return max(opts, key=lambda x: (s.gems[x], -x))
+        if kind == "swap":
+            return max(opts, key=lambda x: (SERVANT_PREF.get(s.servant[x], 5)
+                                            if s.s_up[x] else 5, -x))
+        if kind == "jewel":
+            return "pass"
+        return rng.choice(opts)
+
+    def _fast_bid(self, g, seat: int, opts: tuple, rng: random.Random) -> Any:
+        s = g.s
+        cs = g.rules.cards
+        n = s.n
+        land_gems = {}
+        for li, land in enumerate(s.lands):
+            land_gems[cs.lands[land].colour] = s.gems_on[li]
+        max_gems = max(land_gems.values()) or 1
+        sv = cs.servants.get(s.servant[seat]) if s.servant[seat] else None
+        power = g.power(seat) if sv else 1
+        lead = s.gems[seat] - max(s.gems[i] for i in range(n) if i != seat)
+        spread = (n - 1) / 3
+        best, best_v = opts[0], -1e9
+        for card in opts:
+            a = self._card(card)
+            if a is None:
+                ev = cs.events.get(card)
+                k = ev.kind if ev else ""
+                if k == "grail":
+                    v = 50.0 if lead >= 2 else -5.0
+                elif k == "swap":
+                    mine = SERVANT_PREF.get(s.servant[seat], 5)
+                    other = max((SERVANT_PREF.get(s.servant[i], 5) for i in range(n)
+                                 if i != seat and s.s_up[i]), default=0)
+                    v = 1.5 if other - mine >= 4 else -3.0
+                else:
+                    v = -4.0
+            else:
+                gm = land_gems.get(a.colour, 0)
+                q = min(0.85, (0.15 + 0.55 * gm / max_gems) * spread)
+                total = power + a.value
+                if a.kind == "sortie":
+                    p_win = 0.75 / (1.0 + math.exp(-(total - 4.8) / 1.2))
+                    v = gm * ((1 - q) + q * p_win)
+                elif sv is not None and sv.np_as_sortie_vs_np:
+                    v = q * (gm * 0.7 + 0.5)
+                else:
+                    p_win = 0.6 + 0.4 / (1.0 + math.exp(-(total - 4.8) / 1.2))
+                    v = q * (gm * p_win + (0.0 if sv is None or sv.effect.empty else 1.0))
+                v -= 0.12 * a.value
+            v += rng.random() * 0.3
+            if v > best_v:
+                best, best_v = card, v
+        return best

@@ -1,0 +1,239 @@
+"""The hard bot (ISMCTS) and the determinization it stands on (fuyuki.sbb.sampling)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from fuyuki.sbb import new_game
+from fuyuki.sbb.agents import make_bot
+from fuyuki.sbb.agents.hard import HardBot
+from fuyuki.sbb.rules import Rules
+from fuyuki.sbb.sampling import SUPPORTED, Sampler, Unsupported
+
+from .conftest import play_out
+
+
+def _comparable(view):
+    """A view minus what a sampled game cannot (and need not) reproduce: the size of the
+    event log (sampled games are quiet) and who has locked a sealed bid (the search treats
+    the bids as simultaneous)."""
+    v = dict(view)
+    v.pop("log_size")
+    v["seats"] = [{k: x for k, x in p.items() if k != "locked"} for p in v["seats"]]
+    return v
+
+
+def _walk(game, bots, visit):
+    """Play ``game`` with ``bots``, calling ``visit(game, seat, decision)`` before each
+    answer."""
+    while not game.over:
+        for seat, d in game.pending().items():
+            visit(game, seat, d)
+            b = bots[seat]
+            game.submit(seat, b.choose(game.view(seat) if b.needs_view else None, d))
+
+
+CONFIGS = [
+    (4, None, ()),
+    (3, None, ()),
+    (5, None, ()),
+    (4, ("v1.1", None), ()),
+    (4, ("final", "hf"), ()),
+]
+
+
+@pytest.mark.parametrize("players,preset,options", CONFIGS)
+def test_sampled_worlds_show_the_seat_its_own_view(players, preset, options):
+    """Determinization: every sampled game shows the seat exactly its real view (hand,
+    cards, gems, decks, discards, bids, its open decision) and plays on legally to the end,
+    with the view alone and with the seat's visible events."""
+    rules = Rules.preset(*preset) if preset else None
+    checked = {k: 0 for k in SUPPORTED}
+    for seed in range(6):
+        game = new_game(players, seed, rules)
+        kinds = ("heuristic", "random")
+        bots = [make_bot(kinds[(seed + i) % 2], seed * 10 + i) for i in range(players)]
+        rng = random.Random(seed)
+
+        def visit(g, seat, d):
+            view = g.view(seat)
+            for events in (None, g.visible_events(seat)):
+                try:
+                    sampler = Sampler(view, g.rules, events)
+                except Unsupported:
+                    assert d.kind not in SUPPORTED
+                    return
+                world = sampler.sample(rng)
+                assert world.pending()[seat] == d
+                assert _comparable(world.view(seat)) == _comparable(view)
+                play_out(world, rng_seed=rng.randrange(1000))
+                checked[d.kind] += 1
+
+        _walk(game, bots, visit)
+    assert checked["bid"] and checked["place_gem"]
+    assert checked["draft_master"] or (rules and rules.deal != "draft")
+
+
+def _hidden_slots(sampler):
+    return {what: dict(sampler.slots[what]) for what in ("master", "servant")}
+
+
+def test_sampling_keeps_the_draft_knowledge():
+    """What a seat saw in the drafts narrows the others' cards: a seat that picked after
+    it holds a card of the pack it passed on, one that picked before holds a card it never
+    saw. The real cards always satisfy the constraints (the real game is a possible world),
+    and every sampled world satisfies them."""
+    constrained = 0
+    for seed in range(12):
+        game = new_game(4, seed)
+        bots = [make_bot("heuristic", seed * 10 + i) for i in range(4)]
+        rng = random.Random(seed)
+
+        def visit(g, seat, d):
+            nonlocal constrained
+            if d.kind != "bid" or g.s.round > 2:
+                return
+            view = g.view(seat)
+            for events in (None, g.visible_events(seat)):
+                sampler = Sampler(view, g.rules, events)
+                for what, slots in _hidden_slots(sampler).items():
+                    real = g.s.master if what == "master" else g.s.servant
+                    for other, allowed in slots.items():
+                        if allowed is None:
+                            continue
+                        constrained += 1
+                        assert real[other] in allowed, (seed, what, other)
+                        world = sampler.sample(rng)
+                        mine = world.s.master if what == "master" else world.s.servant
+                        assert mine[other] in allowed
+                        seen = set(view["me"]["seen"])
+                        picks_after = sampler._pick_index(what, other) > \
+                            sampler._pick_index(what, seat)
+                        assert (mine[other] in seen) == picks_after
+
+        _walk(game, bots, visit)
+    assert constrained > 50
+
+
+def test_sampling_follows_a_swap_it_saw():
+    """とりかえっこプリーズ: with its events, the swapping seat knows the servant it gave away
+    (face down in the other's hands) and every sampled world puts it there."""
+    found = 0
+    for seed in range(400):
+        game = new_game(4, seed, quiet=False)
+        bots = [make_bot("heuristic", seed * 10 + i) for i in range(4)]
+        while not game.over and not found:
+            for seat, d in game.pending().items():
+                game.submit(seat, bots[seat].choose(game.view(seat), d))
+            swaps = [e for e in game.events if e.kind == "swap_cards"]
+            if swaps and game.pending():
+                e = swaps[-1]
+                me, other = e.data["seat"], e.data["target"]
+                if game.s.s_up[other] or me not in game.pending():
+                    break
+                view = game.view(me)
+                d = game.pending()[me]
+                try:
+                    sampler = Sampler(view, game.rules, game.visible_events(me))
+                except Unsupported:
+                    break
+                world = sampler.sample(random.Random(1))
+                assert world.s.servant[other] == e.data["now_target"] == game.s.servant[other]
+                assert world.pending()[me] == d
+                found += 1
+                break
+        if found:
+            break
+    assert found
+
+
+def _hide_differently(game, seat, rng):
+    """A copy of ``game`` in which another seat's hidden cards (hand, face-down master and
+    servant) are exchanged with cards from the decks: ``seat``'s view stays the same."""
+    other = game.clone()
+    s = other.s
+    changed = False
+    for k in range(s.n):
+        if k == seat:
+            continue
+        if s.hand[k] and s.adeck:
+            i, j = rng.randrange(len(s.hand[k])), rng.randrange(len(s.adeck))
+            if s.hand[k][i] != s.adeck[j]:
+                s.hand[k][i], s.adeck[j] = s.adeck[j], s.hand[k][i]
+                changed = True
+        if s.master[k] and not s.m_up[k] and s.mdeck:
+            j = rng.randrange(len(s.mdeck))
+            s.master[k], s.mdeck[j] = s.mdeck[j], s.master[k]
+            changed = True
+        if s.servant[k] and not s.s_up[k] and s.sdeck:
+            j = rng.randrange(len(s.sdeck))
+            s.servant[k], s.sdeck[j] = s.sdeck[j], s.servant[k]
+            changed = True
+    return other, changed
+
+
+def test_hard_bot_reads_nothing_but_its_own_view():
+    """Two games that differ only in other seats' hidden cards: with the same seed the hard
+    bot decides the same, at every kind of decision it searches."""
+    compared = 0
+    for seed in range(3):
+        game = new_game(4, seed)
+        bots = [make_bot("heuristic", seed * 10 + i) for i in range(4)]
+        rng = random.Random(seed)
+
+        def visit(g, seat, d):
+            nonlocal compared
+            if seat != 0 or len(d.options) < 2 or compared >= 12:
+                return
+            twin, changed = _hide_differently(g, seat, rng)
+            if not changed or d.kind == "luck":
+                return
+            assert twin.view(seat) == g.view(seat)
+            assert (twin.s.hand, twin.s.master, twin.s.servant, twin.s.adeck) != \
+                (g.s.hand, g.s.master, g.s.servant, g.s.adeck)
+            a = HardBot(seed=5, iterations=40).choose(g.view(seat), d)
+            b = HardBot(seed=5, iterations=40).choose(twin.view(seat), twin.pending()[seat])
+            assert a == b
+            compared += 1
+
+        _walk(game, bots, visit)
+    assert compared >= 8
+
+
+def test_hard_bot_is_reproducible_with_an_iteration_budget():
+    game = new_game(4, 11)
+    bots = [make_bot("heuristic", i) for i in range(4)]
+    while not game.over:
+        pend = game.pending()
+        if 2 in pend and pend[2].kind == "bid" and len(pend[2].options) > 1:
+            break
+        for seat, d in pend.items():
+            game.submit(seat, bots[seat].choose(game.view(seat), d))
+    d = game.pending()[2]
+    picks = {HardBot(seed=9, iterations=60).choose(game.view(2), d) for _ in range(3)}
+    assert len(picks) == 1 and picks <= set(d.options)
+
+
+@pytest.mark.parametrize("players,preset", [(4, None), (3, None), (5, ("v1.1", None))])
+def test_hard_bot_plays_whole_games_legally(players, preset):
+    """Every answer is one of the options (``submit`` raises otherwise) and games end."""
+    rules = Rules.preset(*preset) if preset else None
+    for seed in range(2):
+        game = new_game(players, 100 + seed, rules)
+        bots = [HardBot(seed, iterations=15, rules=rules) if i == seed % players
+                else make_bot("heuristic", i) for i in range(players)]
+        play_out(game, bots)
+        assert game.over and game.result["winners"] is not None
+
+
+def test_hard_bot_time_budget_and_level_name():
+    bot = make_bot("hard", 3)
+    assert isinstance(bot, HardBot) and bot.name == "hard" and bot.needs_view
+    game = new_game(4, 2)
+    seat, d = next(iter(game.pending().items()))
+    fast = HardBot(1, seconds=0.05)
+    assert fast.choose(game.view(seat), d) in d.options
+    assert fast.last_search["iterations"] >= 1
+    assert fast.last_search["seconds"] < 5
