@@ -258,7 +258,10 @@ def attack(g: "Game", att: "Char", targets: list["Char"]) -> Flow:
                       key=lambda s: g.turn_rank(seat, s))
     for s in involved:
         if not g.camps[s].out:
-            yield from g._ask(s, "spell_window", ["pass"], spells=True, attacker=att.id)
+            yield from g._ask(s, "spell_window", ["pass"], spells=True, attacker=att.id,
+                              means=m.label, means_kind=m.kind, value=m.value, dice=m.dice,
+                              add_at=m.add_at, bonus=bonus,
+                              defences=[[d.id, spec["kind"]] for p in plans for d, spec in p])
 
     # 《刹那の時間》
     g.instant = True

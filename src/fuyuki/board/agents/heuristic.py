@@ -18,6 +18,7 @@ from fuyuki.board.content import Pack, default_pack, load_pack
 CARD_RANK = {"supply": 0, "dash": 1, "foresight": 2, "healing": 3, "ward": 4, "reinforce": 5,
              "jewel": 6}
 SPELL = "令呪"
+HOLD_ROUNDS = 4   # a camp with a 山門 holds its gate this many rounds
 DIRS = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
 
 
@@ -229,7 +230,8 @@ class HeuristicBot:
             return "skip"
         # a camp with a gatekeeper (山門) holds its ground next to it until enemies come near
         keeper = next((c for c in self._mine(view) if c["skills"].get("gatekeeper")), None)
-        if keeper is not None and key == "together" and all(c["pos"] == keeper["pos"] for c in mine):
+        if (keeper is not None and key == "together" and view["round"] <= HOLD_ROUNDS
+                and all(c["pos"] == keeper["pos"] for c in mine)):
             near = [e for e in self._enemies(view) if _dist(e["pos"], keeper["pos"]) <= 2]
             if not near:
                 return "skip"
@@ -365,6 +367,33 @@ class HeuristicBot:
         return "ward"
 
     def _spell_window(self, view, decision):
+        """★強化★ when it turns a 通常攻撃 into a kill on a master, or saves a guarding servant."""
+        if SPELL not in decision.options:
+            return "pass"
+        chars = self._chars(view)
+        info = decision.info
+        seat = view["seat"]
+        att = chars.get(info.get("attacker"))
+        boost = self.pack(view).rules["spell_boost"]
+        if att is None:
+            return "pass"
+        base = info.get("value", 0) + 3.5 * info.get("dice", 0) + info.get("bonus", 0)
+        if att["camp"] == seat and att["role"] == "servant" and info.get("add_at"):
+            e = base + att["at"] + att["boost_at"]
+            for cid, kind in info.get("defences", []):
+                d = chars[cid]
+                if d["role"] == "master" and d["camp"] is not None and kind == "guard":
+                    if e - d["df"] < d["hp"] <= e + boost - d["df"]:
+                        self.intent = f"boost_at:{att['id']}"
+                        return SPELL
+        if att["camp"] != seat:
+            e = base + ((att["at"] + att["boost_at"]) if info.get("add_at") else 0)
+            for cid, kind in info.get("defences", []):
+                d = chars[cid]
+                if (d["camp"] == seat and d["role"] == "servant" and kind == "guard"
+                        and e - d["df"] - d["boost_df"] >= d["hp"] > e - d["df"] - d["boost_df"] - boost):
+                    self.intent = f"boost_df:{cid}"
+                    return SPELL
         return "pass"
 
     def _order(self, view, decision):
