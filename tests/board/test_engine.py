@@ -246,3 +246,39 @@ def test_random_bot_only_picks_options() -> None:
         choice = bot.choose(g.view(seat), d) if rng.random() < 2 else None
         assert choice in d.options
         g.submit(seat, choice)
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 10**6), steps=st.integers(0, 300), bad=st.sampled_from(
+    ["nonsense", "fight:nobody", "k99", "move:north", 17, "offset:excalibur"]))
+def test_property_illegal_submission_changes_nothing(seed: int, steps: int, bad) -> None:
+    g = board.new_game(players=3, seed=seed)
+    bots = [RandomBot(seed, s) for s in range(3)]
+    for _ in range(steps):
+        if g.over:
+            return
+        (seat, d), = g.pending().items()
+        g.submit(seat, bots[seat].choose(g.view(seat), d))
+    if g.over:
+        return
+    (seat, d), = g.pending().items()
+    if bad in d.options:
+        return
+    before = [json.dumps(g.view(s, since=0), ensure_ascii=False) for s in (None, 0, 1, 2)]
+    n = len(g.submissions)
+    with pytest.raises(IllegalAction):
+        g.submit(seat, bad)
+    assert [json.dumps(g.view(s, since=0), ensure_ascii=False) for s in (None, 0, 1, 2)] == before
+    assert len(g.submissions) == n
+
+
+def test_record_with_an_illegal_move_is_refused_clearly() -> None:
+    g = _random_game(5, 2)
+    rec = g.record
+    rec.submissions[3] = (rec.submissions[3][0], "no-such-move")
+    with pytest.raises(DataError) as e:
+        board.replay(rec)
+    assert e.value.key == "submissions[3]"
+    bad = Record("sbb", 1, {}, [])
+    with pytest.raises(DataError):
+        board.replay(bad)

@@ -7,6 +7,7 @@ from typing import Any, Optional
 
 import typer
 from rich.console import Console, Group
+from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -27,7 +28,7 @@ def register(app: typer.Typer) -> None:
 
 
 def _fail(console: Console, exc: Exception) -> None:
-    console.print(f"[bold red]error:[/] {exc}")
+    console.print(f"[bold red]error:[/] {escape(str(exc))}")
     raise typer.Exit(2)
 
 
@@ -183,7 +184,8 @@ def ask_human(console: Console, game, seat: int, lang: str, decision: Decision) 
     console.print(Text(texts.t("ui.your_turn", camp=texts.camp(seat)), style="bold " + _color(seat)))
     console.print(Text(texts.prompt(decision.to_json()), style="bold"))
     for i, opt in enumerate(decision.options, 1):
-        console.print(f"  [bold]{i}[/]. {texts.option(decision.kind, opt)}  [dim]{opt}[/]")
+        console.print(f"  [bold]{i}[/]. {escape(texts.option(decision.kind, opt))}  "
+                      f"[dim]{escape(str(opt))}[/]")
     while True:
         try:
             raw = console.input(f"{texts.t('ui.prompt')} > ").strip()
@@ -194,7 +196,7 @@ def ask_human(console: Console, game, seat: int, lang: str, decision: Decision) 
         try:
             return check_choice(decision, raw)
         except IllegalAction:
-            console.print(f"[red]{texts.t('ui.invalid', choice=raw)}[/]")
+            console.print(Text(texts.t("ui.invalid", choice=raw), style="red"))
 
 
 def _outcome(console: Console, game, lang: str) -> None:
