@@ -67,10 +67,12 @@ class Texts:
         if k == "drew":
             return t("ev.drew", cards="、".join(self.card(x) for x in d["types"]))
         if k == "card_used":
-            why = d["why"] if d["why"] in ("play", "magic", "attack_bonus", "defence",
-                                          "hand_limit") else "other"
+            if d["why"] in ("play", "magic", "attack_bonus", "defence", "hand_limit"):
+                why = t(f"why.{d['why']}")
+            else:
+                why = t("why.other") + ("：" if self.lang == "ja" else ": ") + self.means(d["why"])
             return t("ev.card_used", camp=self.camp(d["seat"]), card=self.card(d["card"]),
-                     why=t(f"why.{why}"))
+                     why=why)
         if k == "plot":
             return t("ev.plot", camp=self.camp(d["seat"]), count=d["count"])
         if k == "plotted":
