@@ -65,6 +65,9 @@ class Encoding:
         self.copies = copies
         self.bid_cards = self.action_cards + self.events
         self.deck_size = sum(copies.values())
+        # gems are scaled by the victory target (12 in the final edition; v1.x have none:
+        # then by a share of the gem pool)
+        self.gem_scale = rules.victory_gems or max(rules.gem_pool // rules.players[0], 1)
 
         table: list[tuple[str, Any]] = [("noop", None)]
         table += [("draft_master", m) for m in self.masters]
@@ -163,7 +166,7 @@ class Encoding:
         n = view["players"]
         seat = view["seat"] if view["seat"] is not None else 0
         rel = lambda s: (s - seat) % n  # noqa: E731
-        vic = float(self.rules.victory_gems)
+        vic = float(self.gem_scale)
 
         def put(name: str, i: int, value: float) -> None:
             x[o[name][0] + i] = min(max(value, 0.0), 1.0)

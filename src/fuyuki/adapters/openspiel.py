@@ -29,8 +29,9 @@ adds the seat's history: a digest of every event the seat has seen and of its ow
 choices, so that two different histories give different strings. The information-state
 tensor is the observation tensor (no history: a fixed-size tensor cannot hold it).
 
-Parameters (all with defaults): ``players`` (3–5, default 4), ``edition`` ("final"),
-``mode`` ("standard"), ``chance_outcomes`` (1000), ``seed`` (0).
+Parameters (all with defaults): ``players`` (3–5, default 4; 7 in the ``big_battle``
+mode), ``edition`` ("final", "v1.0", "v1.1"), ``mode`` ("standard" or a mode of
+:mod:`fuyuki.sbb.modes`), ``chance_outcomes`` (1000), ``seed`` (0).
 """
 
 from __future__ import annotations
@@ -64,7 +65,7 @@ def _game_type(short: str, long: str, dynamics) -> pyspiel.GameType:
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.GENERAL_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=5,
+        max_num_players=7,    # 3-5; the big_battle mode is for 7
         min_num_players=3,
         provides_information_state_string=True,
         provides_information_state_tensor=True,
@@ -316,17 +317,18 @@ def resample_world(g, seat: int, rng: random.Random):
     world is a copy of ``g`` whose hidden cards (other seats' hands and face-down cards,
     the three decks) are shuffled among themselves — without the sampler's draft
     constraints, and the other seats' open decisions are rebuilt for their new cards.
+    The same fallback serves when the sampler reports an inconsistency (SamplingError).
 
     Seats that moved before ``seat`` in this decision (turn order: lowest seat first) have
     answered in the world too, at random among their options."""
-    from fuyuki.sbb.sampling import Sampler, Unsupported
+    from fuyuki.sbb.sampling import Sampler, SamplingError, Unsupported
 
     view = g.view(seat)
     events = g.visible_events(seat)
     answered_before = sorted(q for q in g.s.answers if q != seat)
     try:
         world = Sampler(view, rules=g.rules, events=events).sample(rng)
-    except Unsupported:
+    except (Unsupported, SamplingError):
         world = _shuffle_hidden(g, seat, rng)
     world.quiet = False
     world.s.events = list(events)
