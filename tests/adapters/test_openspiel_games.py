@@ -36,7 +36,7 @@ def test_game_type_and_defaults():
     assert t.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
     assert t.utility == pyspiel.GameType.Utility.GENERAL_SUM
     assert t.reward_model == pyspiel.GameType.RewardModel.TERMINAL
-    assert (t.min_num_players, t.max_num_players) == (3, 5)
+    assert (t.min_num_players, t.max_num_players) == (3, 7)   # 7: big_battle
     assert game.num_players() == 4
     assert game.get_parameters()["edition"] == "final"
     assert game.get_parameters()["mode"] == "standard"
