@@ -1,9 +1,14 @@
 """The code blocks of docs/adapters.md run (with fewer episodes)."""
 
+import pytest
+
+pytest.importorskip("numpy")   # the rl extra
+pytest.importorskip("pettingzoo")   # the rl extra
+pytest.importorskip("pyspiel")   # the rl extra
+
 import re
 from pathlib import Path
 
-import pytest
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "adapters.md"
 

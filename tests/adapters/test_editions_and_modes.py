@@ -1,11 +1,15 @@
 """The adapters play every edition and the modes, not only the default game."""
 
+import pytest
+
+pytest.importorskip("numpy")   # the rl extra
+pytest.importorskip("pettingzoo")   # the rl extra
+pytest.importorskip("pyspiel")   # the rl extra
+
 import random
 
 import numpy as np
 import pyspiel
-import pytest
-
 import fuyuki.adapters.openspiel as sbb_os
 from fuyuki.adapters.pettingzoo import parallel_env
 

@@ -7,12 +7,16 @@ scrambled: the other seats' hands and face-down masters and servants, the three 
 content and order, and the data of every event private to other seats. They must be equal.
 And a change to the seat's own hand must show (so the test can fail)."""
 
+import pytest
+
+pytest.importorskip("numpy")   # the rl extra
+pytest.importorskip("pettingzoo")   # the rl extra
+pytest.importorskip("pyspiel")   # the rl extra
+
 import random
 
 import numpy as np
 import pyspiel
-import pytest
-
 import fuyuki.adapters.openspiel as sbb_os
 from fuyuki import sbb
 from fuyuki.adapters.encoding import Encoding

@@ -1,10 +1,14 @@
 """The OpenSpiel door: OpenSpiel's own random simulation test, the game's facts,
 resampling for ISMCTS."""
 
+import pytest
+
+pytest.importorskip("numpy")   # the rl extra
+pytest.importorskip("pyspiel")   # the rl extra
+
 import random
 
 import numpy as np
-import pytest
 import pyspiel
 
 import fuyuki.adapters.openspiel as sbb_os

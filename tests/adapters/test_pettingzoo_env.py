@@ -1,10 +1,14 @@
 """The PettingZoo door: PettingZoo's own test suites, determinism, masks, illegal actions."""
 
+import pytest
+
+pytest.importorskip("numpy")   # the rl extra
+pytest.importorskip("pettingzoo")   # the rl extra
+
 import random
 import warnings
 
 import numpy as np
-import pytest
 from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test
 from pettingzoo.utils.conversions import parallel_to_aec
 

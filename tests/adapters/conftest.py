@@ -1,5 +1,0 @@
-import pytest
-
-pytest.importorskip("numpy")
-pytest.importorskip("pettingzoo")
-pytest.importorskip("pyspiel")
