@@ -47,6 +47,9 @@ def play(game, k: int, searcher: str, sims: int, uct_c: float, rollouts: int) ->
     if searcher == "ismcts":
         evaluator = mcts.RandomRolloutEvaluator(rollouts, rng)
         bot = ismcts.ISMCTSBot(game, evaluator, uct_c, sims, random_state=rng)
+        worlds = random.Random(k)   # seeded world sampling: the run is reproducible
+        bot.set_resampler(lambda st, player: st.resample_from_infostate(
+            player, None, rng=random.Random(worlds.getrandbits(64))))
     else:
         pick = random.Random(k)
     decisions = 0
