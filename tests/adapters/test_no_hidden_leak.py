@@ -3,8 +3,9 @@
 For many positions of random games, each seat's observation (encoding tensor and mask,
 PettingZoo observation, OpenSpiel observation and information-state strings and tensors) is
 computed in the real game and in a copy where everything that seat may not see is
-scrambled: the other seats' hands and face-down masters and servants, the three decks'
-content and order, and the data of every event private to other seats. They must be equal.
+scrambled: the other seats' hands, face-down masters and servants, sealed bids, draft
+memories and open decisions, the three decks' content and order, the random stream, and
+the data of every event private to other seats. They must be equal.
 And a change to the seat's own hand must show (so the test can fail)."""
 
 import pytest
@@ -22,6 +23,7 @@ from fuyuki import sbb
 from fuyuki.adapters.encoding import Encoding
 from fuyuki.adapters.pettingzoo import parallel_env
 from fuyuki.core.events import Event
+from fuyuki.core.protocol import Decision
 
 
 def scramble(game, seat, rng):
@@ -44,6 +46,14 @@ def scramble(game, seat, rng):
         for i, q in enumerate(slots):
             cards[q] = pool[i]
         deck[:] = pool[len(slots):]
+    for q in others:
+        s.seen[q] = rng.sample(s.seen[q], len(s.seen[q]))[: max(len(s.seen[q]) - 1, 0)]
+        if q in s.answers and s.hand[q]:          # a sealed bid not yet revealed
+            s.answers[q] = rng.choice(s.hand[q])
+        if q in s.asking:                         # another seat's open decision
+            d = s.asking[q]
+            s.asking[q] = Decision(d.kind, tuple(rng.sample(d.options, len(d.options))), {})
+    s.rng = random.Random(rng.random())
     s.events = [e if e.to is None or seat in e.to else Event(e.kind, {"x": rng.random()}, e.to)
                 for e in s.events]
     return w
