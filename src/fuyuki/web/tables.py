@@ -34,6 +34,8 @@ try:  # the lead's event text (ja/en); the page renders its own text while it is
 except ImportError:  # pragma: no cover - depends on the tree
     _sbb_text = None
 
+_now = time.monotonic          # the tables' clock (tests move it)
+
 LEVELS = {"easy": "random", "normal": "heuristic", "hard": "hard"}
 TAKEOVER_BOT = "heuristic"
 
@@ -186,7 +188,7 @@ class Table:
             self.game.submit(seat, choice)
         self.row.submissions = []          # the game's record holds them from now on
         n = cfg["players"]
-        now = time.monotonic()
+        now = _now()
         self.away = [False] * n            # timed out: bot plays until they come back
         self.gone_since: list[float | None] = [now] * n
         self.asked_at: dict[int, int] = {}
@@ -229,11 +231,11 @@ class Table:
             return True
         since = self.gone_since[seat]
         if since is not None and not self.connected(seat):
-            return (now or time.monotonic()) - since >= self.settings.disconnect_grace
+            return (now or _now()) - since >= self.settings.disconnect_grace
         return False
 
     def public_seats(self) -> list[dict[str, Any]]:
-        now = time.monotonic()
+        now = _now()
         return [{"seat": s.seat, "name": s.name, "kind": s.kind,
                  "level": s.level if s.kind == "bot" else None,
                  "open": s.kind == "human" and not s.token_hash,
@@ -256,7 +258,7 @@ class Table:
                 token = security.new_token()
                 s.name, s.token_hash = name, security.hash_token(token)
                 self.storage.update_seat(self.code, s)
-                self.gone_since[s.seat] = time.monotonic()
+                self.gone_since[s.seat] = _now()
                 if all(x.kind == "bot" or x.token_hash for x in self.seats):
                     self._start()
                 self.refresh()
@@ -318,6 +320,8 @@ class Table:
         except Exception:
             # the store refused: go back to what it holds, so memory never runs ahead of it
             self._rebuild()
+            self._track_decisions()
+            self.broadcast()
             raise IllegalAction("storage_error", "the move could not be saved; try again") from None
 
     def _rebuild(self) -> None:
@@ -336,7 +340,7 @@ class Table:
     def _track_decisions(self) -> None:
         """Note when each seat's open decision appeared (its ``turn``) and its deadline."""
         pending = self.game.pending() if self.status == "playing" else {}
-        now = time.monotonic()
+        now = _now()
         timer = self.row.config.get("timer", 0)
         for seat in list(self.asked_at):
             if seat not in pending:
@@ -374,7 +378,7 @@ class Table:
     def _auto_pending(self) -> list[int]:
         if self.status != "playing" or self.game.over:
             return []
-        now = time.monotonic()
+        now = _now()
         return [seat for seat in sorted(self.game.pending()) if self.auto(seat, now)]
 
     def refresh(self) -> None:
@@ -422,7 +426,7 @@ class Table:
             if self.seats[seat].kind == "human" and since is not None and not self.connected(seat):
                 times.append(since + grace)
         if times:
-            delay = max(0.0, min(times) - time.monotonic()) + 0.01
+            delay = max(0.0, min(times) - _now()) + 0.01
             self._timer = self._loop().call_later(delay, self.refresh)
 
     @staticmethod
@@ -448,7 +452,7 @@ class Table:
         if conn in self.conns:
             self.conns.remove(conn)
         if conn.seat is not None and not self.connected(conn.seat):
-            self.gone_since[conn.seat] = time.monotonic()
+            self.gone_since[conn.seat] = _now()
         if self.conns or self.status == "playing":
             self.refresh()
 
@@ -469,7 +473,7 @@ class Table:
             mine = view["me"]["decision"] is not None
             msg["turn"] = self.asked_at.get(seat) if mine else None
             t = self.deadline.get(seat)
-            msg["deadline"] = max(0.0, round(t - time.monotonic(), 1)) if mine and t else None
+            msg["deadline"] = max(0.0, round(t - _now(), 1)) if mine and t else None
             msg["auto"] = self.auto(seat)
         return msg
 
@@ -554,7 +558,7 @@ class Manager:
         self._make_room()
         t = self.tables[code] = Table(row, self.storage, self.settings)
         if name is not None:
-            t.gone_since[0] = time.monotonic()
+            t.gone_since[0] = _now()
         return t, (0 if name is not None else None), token
 
     def close(self) -> None:
