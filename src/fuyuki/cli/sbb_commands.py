@@ -98,8 +98,6 @@ def run_game(game, players: list, console: Console, lang: str, watch: int | None
         events = game.visible_events(watch, shown)
         shown = len(game.events)
         for e in events:
-            if e.kind == "draw_count" and e.data.get("seat") == watch:
-                continue  # the private "you drew X" line already says it
             style = "bold" if e.kind in ("round", "reveal", "game_over") else ""
             console.print(render(e, lang, you=watch), style=style, highlight=False)
 

@@ -7,15 +7,28 @@ Text is rendered from events by :mod:`fuyuki.core.i18n`, never stored in them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Iterable
 
 
-@dataclass(frozen=True, slots=True)
 class Event:
-    kind: str
-    data: dict[str, Any]
-    to: tuple[int, ...] | None = None
+    """One event: ``kind``, ``data``, ``to``. A plain slotted class (not a dataclass): games
+    emit hundreds per play, so construction must be cheap. Treat it as immutable."""
+
+    __slots__ = ("kind", "data", "to")
+
+    def __init__(self, kind: str, data: dict[str, Any], to: tuple[int, ...] | None = None) -> None:
+        self.kind = kind
+        self.data = data
+        self.to = to
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, Event) and self.kind == other.kind and self.data == other.data
+                and self.to == other.to)
+
+    def __repr__(self) -> str:
+        return f"Event({self.kind!r}, {self.data!r}, {self.to!r})"
+
+    __hash__ = None  # type: ignore[assignment]  (data is a dict)
 
     def visible_to(self, seat: int | None) -> bool:
         """Public events are visible to all (spectators too); private ones to their seats."""

@@ -17,15 +17,29 @@ A :class:`Decision` lists every legal choice in ``options``; each option is a va
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 
-@dataclass(frozen=True, slots=True)
 class Decision:
-    kind: str
-    options: tuple[Any, ...]
-    info: dict[str, Any] = field(default_factory=dict)
+    """An open decision: its ``kind``, every legal choice in ``options`` and context in
+    ``info``. A plain slotted class, cheap to build; treat it as immutable."""
+
+    __slots__ = ("kind", "options", "info")
+
+    def __init__(self, kind: str, options: tuple[Any, ...],
+                 info: dict[str, Any] | None = None) -> None:
+        self.kind = kind
+        self.options = options
+        self.info = {} if info is None else info
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, Decision) and self.kind == other.kind
+                and self.options == other.options and self.info == other.info)
+
+    def __repr__(self) -> str:
+        return f"Decision(kind={self.kind!r}, options={self.options!r}, info={self.info!r})"
+
+    __hash__ = None  # type: ignore[assignment]
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "options": list(self.options), "info": self.info}
@@ -55,6 +69,8 @@ def check_choice(decision: Decision, choice: Any) -> Any:
     ``"true"/"false"`` are accepted for the text front ends); raise IllegalAction otherwise."""
     from fuyuki.core.errors import IllegalAction
 
+    if type(choice) is str and choice in decision.options:
+        return choice  # the common case: a string is equal only to the same string
     for option in decision.options:
         if choice == option and type(choice) is type(option):
             return option

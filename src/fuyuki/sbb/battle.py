@@ -14,22 +14,27 @@ from fuyuki.sbb.game import Game, step
 
 
 @step
-def step_battle(g: Game, li: int) -> None:
+def step_battle(g: Game, li: int, parts: tuple | None = None) -> None:
+    """The bids on land ``li`` (``parts``: its bidders from the parent to the left, if the
+    reveal already grouped them)."""
     s = g.s
-    colour = g.rules.cards.lands[s.lands[li]].colour
-    parts = []
-    for seat in s.order():
-        a = parse_action(s.bids[seat]) if s.bids[seat] else None
-        if a is not None and a.colour == colour:
-            parts.append(seat)
+    if parts is None:
+        colour = g.rules.cards.lands[s.lands[li]].colour
+        parts = []
+        for seat in s.order():
+            a = parse_action(s.bids[seat]) if s.bids[seat] else None
+            if a is not None and a.colour == colour:
+                parts.append(seat)
     if not parts:
         return
     land = s.lands[li]
     if len(parts) == 1:
         seat = parts[0]
         if parse_action(s.bids[seat]).kind == "sortie":
-            g.emit("uncontested", seat=seat, land=land)
-            take_gems(g, li, seat)
+            gems = s.gems_on[li]
+            s.gems_on[li] = 0
+            s.gems[seat] += gems
+            g.emit("uncontested", seat=seat, land=land, gems=gems)
         else:
             g.emit("misfire", seat=seat, land=land)
         return

@@ -111,11 +111,16 @@ class CardSet:
     np_values: tuple[int, ...]
     action_names: dict[str, dict[str, str]]
     source: str = ""
+    _actions: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False, compare=False)
 
     def actions_of(self, colour: str) -> list[str]:
-        return [f"{colour}-sortie-{v}" for v in self.sortie_values] + [
-            f"{colour}-np-{v}" for v in self.np_values
-        ]
+        """The action card ids of a colour (a new list each call; the ids are cached)."""
+        ids = self._actions.get(colour)
+        if ids is None:
+            ids = self._actions[colour] = tuple(
+                [f"{colour}-sortie-{v}" for v in self.sortie_values]
+                + [f"{colour}-np-{v}" for v in self.np_values])
+        return list(ids)
 
     def land_of_colour(self, colour: str) -> Land:
         for land in self.lands.values():

@@ -44,6 +44,10 @@ class Game:
         self.quiet = quiet
         #: stop after each round's end check (phase "paused") until :meth:`resume`
         self.pause_at_round_end = False
+        targets = [int(m.params["victory"]) for m in rules.cards.masters.values()
+                   if m.ability == "vessel" and not rules.vessel_ends_game]
+        #: no seat with fewer gems can meet a victory condition (a fast path of check_end)
+        self._lowest_target = min([t for t in targets + [rules.victory_gems] if t > 0] or [0])
 
     # ------------------------------------------------------------------ the public door
     @property
@@ -68,31 +72,39 @@ class Game:
         s = self.s
         if s.over:
             return {}
+        if not s.answers:
+            return dict(s.asking)
         return {seat: d for seat, d in s.asking.items() if seat not in s.answers}
 
     def submit(self, seat: int, choice: Any) -> None:
         """Answer ``seat``'s open decision. Raises :class:`IllegalAction` (and changes
         nothing) if the seat has no open decision or the choice is not an option."""
         s = self.s
-        if s.over:
-            raise IllegalAction("game_over", "the game is over")
-        if not isinstance(seat, int) or not 0 <= seat < s.n:
-            raise IllegalAction("no_such_seat", f"there is no seat {seat!r}", seat=seat)
-        decision = s.asking.get(seat)
-        if decision is None:
-            raise IllegalAction("not_your_turn", f"seat {seat} has no decision to make now",
-                                seat=seat)
-        if seat in s.answers:
-            raise IllegalAction("already_submitted", f"seat {seat} has already answered",
-                                seat=seat)
-        choice = check_choice(decision, choice)
-        s.answers[seat] = choice
+        decision = s.asking.get(seat) if type(seat) is int else None
+        if decision is None or seat in s.answers or s.over:
+            self._refuse(seat)
+        if type(choice) is not str or choice not in decision.options:
+            choice = check_choice(decision, choice)
+        answers = s.answers
+        answers[seat] = choice
         self.record.submissions.append((seat, choice))
-        if len(s.answers) == len(s.asking):
-            answers, cont = s.answers, s.cont
+        if len(answers) == len(s.asking):
+            cont = s.cont
             s.asking, s.answers, s.cont = {}, {}, ()
             s.stack.append(cont + (answers,))
             self._run()
+
+    def _refuse(self, seat: Any) -> None:
+        s = self.s
+        if s.over:
+            raise IllegalAction("game_over", "the game is over")
+        if type(seat) is not int or not 0 <= seat < s.n:
+            raise IllegalAction("no_such_seat", f"there is no seat {seat!r}", seat=seat)
+        if seat in s.answers:
+            raise IllegalAction("already_submitted", f"seat {seat} has already answered",
+                                seat=seat)
+        raise IllegalAction("not_your_turn", f"seat {seat} has no decision to make now",
+                            seat=seat)
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see (``None``: a spectator). The only door out of the engine."""
@@ -194,6 +206,8 @@ class Game:
                     flip(self, i, "master")
                     self.end_game("vessel", [i])
                     return True
+        if max(s.gems) < self._lowest_target:
+            return False
         reached = [i for i in range(s.n)
                    if s.master[i] and 0 < self.victory_target(i) <= s.gems[i]]
         if reached:
@@ -221,23 +235,40 @@ class Game:
         return None
 
     # ------------------------------------------------------------------ decks
-    def draw_action(self, seat: int) -> bool:
+    def take_action_card(self, seat: int) -> str | None:
+        """Move the top action card to ``seat``'s hand (reshuffling the discard into a new
+        deck when it is empty); ``None`` if there is none. Logs only the reshuffle."""
         s = self.s
         if not s.adeck:
             if self.rules.deck_out == "end" and not self.rules.unlimited_gems:
                 self.end_game("deck_out")
-                return False
+                return None
             if not s.adisc:
-                return False
+                return None
             s.adeck = s.adisc
             s.adisc = []
             s.rng.shuffle(s.adeck)
             self.emit("reshuffle", deck="action", size=len(s.adeck))
         card = s.adeck.pop()
         s.hand[seat].append(card)
-        self.emit("draw", to=(seat,), seat=seat, card=card)
-        self.emit("draw_count", seat=seat, hand=len(s.hand[seat]))
-        return True
+        return card
+
+    def draw_action(self, seat: int) -> bool:
+        """Draw one action card, logged."""
+        card = self.take_action_card(seat)
+        if card is not None:
+            self.log_draws({seat: [card]})
+        return card is not None
+
+    def log_draws(self, drawn: dict[int, list[str]]) -> None:
+        """One public event with who drew and their hand sizes, one private event per seat
+        with the cards it drew."""
+        if not drawn or self.quiet:
+            return
+        hand = self.s.hand
+        for seat, cards in drawn.items():
+            self.emit("draw", to=(seat,), seat=seat, cards=cards)
+        self.emit("draws", seats=list(drawn), hands=[len(hand[seat]) for seat in drawn])
 
     def draw_card(self, kind: str) -> str | None:
         """Draw a master or servant (``kind``), reshuffling its discard when empty [R-20]."""
@@ -365,7 +396,6 @@ def step_draft_start(g: Game, kind: str) -> None:
 def step_draft_pick(g: Game, kind: str, seat: int, pack: tuple, picked: int) -> None:
     s = g.s
     s.seen[seat].extend(c for c in pack if c not in s.seen[seat])
-    g.emit("draft_pack", to=(seat,), kind=kind, seat=seat, pack=list(pack))
     g.ask({seat: Decision(f"draft_{kind}", pack)}, ("draft_picked", kind, seat, pack, picked))
 
 
@@ -377,7 +407,7 @@ def step_draft_picked(g: Game, kind: str, seat: int, pack: tuple, picked: int, a
         s.master[seat] = card
     else:
         s.servant[seat] = card
-    g.emit("draft_kept", to=(seat,), kind=kind, seat=seat, card=card)
+    g.emit("draft_kept", to=(seat,), kind=kind, seat=seat, card=card, pack=list(pack))
     g.emit("draft_pass", kind=kind, seat=seat, left=len(pack) - 1)
     rest = tuple(c for c in pack if c != card)
     picked += 1
@@ -395,9 +425,13 @@ def step_draft_picked(g: Game, kind: str, seat: int, pack: tuple, picked: int, a
 @step
 def step_deal(g: Game) -> None:
     s = g.s
+    drawn: dict[int, list[str]] = {}
     for _ in range(g.rules.opening_hand):
         for seat in s.order():
-            g.draw_action(seat)
+            card = g.take_action_card(seat)
+            if card is not None:
+                drawn.setdefault(seat, []).append(card)
+    g.log_draws(drawn)
 
 
 # ---------------------------------------------------------------------- a round
@@ -458,9 +492,10 @@ def step_reveal(g: Game, answers) -> None:
         s.bids[seat] = card
     g.emit("reveal", bids=list(s.bids))
     # every master and servant of a player in any battle turns face up, before any battle
-    colours: dict[str, list[int]] = {}
-    for seat in range(s.n):
-        a = parse_action(s.bids[seat]) if s.bids[seat] else None
+    colours: dict[str, list[int]] = {}   # colour -> bidders, from the parent to the left
+    for seat in s.order():
+        bid = s.bids[seat]
+        a = parse_action(bid) if bid else None
         if a:
             colours.setdefault(a.colour, []).append(seat)
     for seats in colours.values():
@@ -468,7 +503,12 @@ def step_reveal(g: Game, answers) -> None:
             for seat in seats:
                 flip(g, seat, "master")
                 flip(g, seat, "servant")
-    steps = [("battle", li) for li in range(len(s.lands))]
+    cs = g.rules.cards
+    steps = []
+    for li, land in enumerate(s.lands):
+        parts = colours.get(cs.lands[land].colour)
+        if parts:
+            steps.append(("battle", li, tuple(parts)))
     g.then(*steps, ("events_resolve",), ("cleanup",), ("draw_step",), ("round_end",))
 
 
@@ -531,9 +571,10 @@ def step_cleanup(g: Game) -> None:
 def step_draw_step(g: Game) -> None:
     s, r = g.s, g.rules
     s.phase = "draw"
+    drawn: dict[int, list[str]] = {}
     for seat in s.order():
         if s.over:
-            return
+            break
         size = len(s.hand[seat])
         if r.draw_rule == "one":
             draw = True
@@ -542,7 +583,10 @@ def step_draw_step(g: Game) -> None:
         else:
             draw = size < g.mana(seat)
         if draw:
-            g.draw_action(seat)
+            card = g.take_action_card(seat)
+            if card is not None:
+                drawn[seat] = [card]
+    g.log_draws(drawn)
 
 
 @step

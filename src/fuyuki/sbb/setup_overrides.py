@@ -188,7 +188,6 @@ def step_draft_free_pick(g: Game, kind: str, order: tuple, i: int, pack: tuple) 
     s = g.s
     seat = order[i]
     s.seen[seat].extend(c for c in pack if c not in s.seen[seat])
-    g.emit("draft_pack", to=(seat,), kind=kind, seat=seat, pack=list(pack))
     g.ask({seat: Decision(f"draft_{kind}", pack)}, ("draft_free_picked", kind, order, i, pack))
 
 
@@ -202,7 +201,7 @@ def step_draft_free_picked(g: Game, kind: str, order: tuple, i: int, pack: tuple
         s.master[seat] = card
     else:
         s.servant[seat] = card
-    g.emit("draft_kept", to=(seat,), kind=kind, seat=seat, card=card)
+    g.emit("draft_kept", to=(seat,), kind=kind, seat=seat, card=card, pack=list(pack))
     g.emit("draft_pass", kind=kind, seat=seat, left=len(pack) - 1)
     rest = tuple(c for c in pack if c != card)
     if i + 1 < len(order) and rest:

@@ -73,10 +73,17 @@ class State:
         c.cont = self.cont
         return c
 
-    def seats_from(self, first: int) -> list[int]:
-        n = self.n
-        return [(first + i) % n for i in range(n)]
+    def seats_from(self, first: int) -> tuple[int, ...]:
+        """Seats from ``first`` to the left (cached: asked for many times a round)."""
+        key = (self.n, first)
+        order = _ORDERS.get(key)
+        if order is None:
+            order = _ORDERS[key] = tuple((first + i) % self.n for i in range(self.n))
+        return order
 
-    def order(self) -> list[int]:
+    def order(self) -> tuple[int, ...]:
         """Seats from the parent to the left."""
         return self.seats_from(self.parent)
+
+
+_ORDERS: dict[tuple[int, int], tuple[int, ...]] = {}

@@ -73,6 +73,8 @@ def render(event: Event, lang: str = "ja", you: int | None = None,
             params[key] = "、".join(seat_name(v, lang, you) for v in value) or t(lang, "ui.none")
         elif key in CARD_KEYS and isinstance(value, str):
             params[key] = card_name(value, lang, cards)
+        elif key == "hands" and isinstance(value, list):
+            continue
         elif key in ("pack", "cards") and isinstance(value, list):
             params[key] = "、".join(card_name(c, lang, cards) for c in value)
         elif key == "bids" and isinstance(value, list):
@@ -87,6 +89,10 @@ def render(event: Event, lang: str = "ja", you: int | None = None,
         else:
             params[key] = value
     d = event.data
+    if event.kind == "draws":
+        unit = "枚" if lang == "ja" else ""
+        params["draws"] = "  ".join(f"{seat_name(seat, lang, you)}→{n}{unit}"
+                                    for seat, n in zip(d["seats"], d["hands"]))
     if "what" in d:
         params["what_name"] = t(lang, f"what.{d['what']}")
     if "how" in d:

@@ -35,7 +35,7 @@ from fuyuki.core.protocol import Decision
 from fuyuki.sbb.agents.heuristic import MASTER_PREF, SERVANT_PREF, HeuristicBot
 from fuyuki.sbb.cards import parse_action
 from fuyuki.sbb.rules import Rules
-from fuyuki.sbb.sampling import Sampler, Unsupported
+from fuyuki.sbb.sampling import Sampler, SamplingError, Unsupported
 
 _PRIVATE_KINDS = ("draft_master", "draft_servant")   # answers the others cannot see
 
@@ -55,9 +55,10 @@ class HardBot:
 
     def __init__(self, seed: int = 0, iterations: int | None = None, seconds: float = 1.0,
                  rules: Rules | None = None, exploration: float = 0.7,
-                 rollout: str = "fast", horizon: int | None = 1,
+                 rollout: str = "fast", horizon: int | None = 0,
                  temperature: float = 0.35, model: bool = True,
-                 prior_weight: float = 3.0) -> None:
+                 prior_weight: float = 3.0, draft_horizon: int | None = None,
+                 hand_value: float = 0.1) -> None:
         if rollout not in ("fast", "random"):
             raise ValueError(f"rollout must be 'fast' or 'random', not {rollout!r}")
         self.seed = seed
@@ -68,6 +69,8 @@ class HardBot:
         self.c = exploration
         self.rollout = rollout
         self.horizon = horizon
+        self.draft_horizon = draft_horizon
+        self.hand_value = hand_value
         self.k = temperature
         self.model = model
         self.prior_weight = prior_weight
@@ -75,6 +78,7 @@ class HardBot:
         self._parsed: dict[str, Any] = {}
         #: after each search: {"iterations": int, "seconds": float}
         self.last_search: dict[str, Any] = {}
+        self._stop_after: int | None = horizon
 
     # ------------------------------------------------------------------ the bot
     def choose(self, view: dict[str, Any], decision: Decision) -> Any:
@@ -83,7 +87,9 @@ class HardBot:
             return options[0]
         try:
             sampler = Sampler(view, self.rules)
-        except Unsupported:
+        except (Unsupported, SamplingError):
+            # mid-effect decisions (強運, 身代わり, つばめ返し), or rules the view does not
+            # match (pass ``rules=``): answer like the heuristic bot
             return self.fallback.choose(view, decision)
         return self.search(sampler, view["seat"], decision)
 
@@ -91,6 +97,8 @@ class HardBot:
         """Run ISMCTS over worlds from ``sampler``; return ``me``'s chosen option."""
         rng = self.rng
         root = _Node()
+        self._stop_after = self.draft_horizon if decision.kind.startswith("draft") \
+            else self.horizon
         start = time.perf_counter()
         limit = self.iterations
         deadline = start + self.seconds
@@ -112,7 +120,8 @@ class HardBot:
     # ------------------------------------------------------------------ one iteration
     def _iterate(self, root: _Node, g, rng: random.Random, me: int = -1) -> None:
         path: list[tuple[_Node, dict[int, Any]]] = []
-        stop = None if self.horizon is None else max(g.s.round, 1) + self.horizon
+        h = self._stop_after
+        stop = None if h is None else max(g.s.round, 1) + h
         node: _Node | None = root
         c = self.c
         pb = self.prior_weight
@@ -196,7 +205,14 @@ class HardBot:
         for i in range(s.n):
             t = g.victory_target(i) if s.master[i] else target
             scale = target / t if t > 0 and target > 0 else 1.0
-            scores.append(s.gems[i] * scale + 0.25 * len(s.hand[i]))
+            hand = 0.0
+            if self.hand_value:
+                for card in s.hand[i]:
+                    a = self._card(card)
+                    hand += 0.25 + (self.hand_value * a.value if a is not None else 0.3)
+            else:
+                hand = 0.25 * len(s.hand[i])
+            scores.append(s.gems[i] * scale + hand)
         top = max(scores)
         ex = [math.exp(self.k * (x - top)) for x in scores]
         tot = sum(ex)
