@@ -15,14 +15,12 @@ app = typer.Typer(
 
 
 def _register() -> None:
-    from fuyuki.cli import sbb_commands
+    from fuyuki.cli import (board_commands, print_commands, sbb_commands, sim_commands,
+                            war_commands, web_commands)
 
-    sbb_commands.register(app)
-    from fuyuki.cli import war_commands; war_commands.register(app)
-    from fuyuki.cli import board_commands; board_commands.register(app)
-    from fuyuki.cli import print_commands; print_commands.register(app)
-    from fuyuki.cli import web_commands; web_commands.register(app)
-    from fuyuki.cli import sim_commands; sim_commands.register(app)
+    for module in (sbb_commands, war_commands, board_commands, print_commands, web_commands,
+                   sim_commands):
+        module.register(app)
 
 
 _register()
