@@ -85,6 +85,7 @@ class HardBot:
         options = decision.options
         if len(options) == 1:
             return options[0]
+        self._t0 = time.perf_counter()
         try:
             sampler = Sampler(view, self.rules)
         except (Unsupported, SamplingError):
@@ -99,16 +100,21 @@ class HardBot:
         root = _Node()
         self._stop_after = self.draft_horizon if decision.kind.startswith("draft") \
             else self.horizon
-        start = time.perf_counter()
+        start = min(time.perf_counter(), getattr(self, "_t0", None) or 1e300)
+        self._t0 = None
         limit = self.iterations
-        deadline = start + self.seconds
+        deadline = start + 0.95 * self.seconds   # leave room for the caller
         done = 0
+        clock = time.perf_counter
         while True:
             if limit is not None:
                 if done >= limit:
                     break
-            elif done & 7 == 0 and time.perf_counter() >= deadline and done > 0:
-                break
+            elif done:
+                # stop when one more iteration (at the mean cost so far) would overrun
+                now = clock()
+                if now + (now - start) / done >= deadline:
+                    break
             world = sampler.sample(rng)
             self._iterate(root, world, rng, me)
             done += 1
