@@ -267,10 +267,10 @@ class Table:
 
     def start(self, seat: int | None) -> None:
         """The host (seat 0) starts now: open seats become bots of the table's level."""
-        if seat != 0:
-            raise IllegalAction("not_host", "only the host (seat 0) can start the game")
         if self.status != "waiting":
             raise IllegalAction("table_started", "the game has already started")
+        if seat != 0:
+            raise IllegalAction("not_host", "only the host (seat 0) can start the game")
         for s in self.seats:
             if s.kind == "human" and not s.token_hash:
                 s.kind, s.level, s.name = "bot", self.row.config["bot_level"], ""
