@@ -236,3 +236,29 @@ def test_hard_bot_time_budget_and_level_name():
     fast = HardBot(1, seconds=0.05)
     assert fast.choose(game.view(seat), d) in d.options
     assert fast.last_search["iterations"] >= 1
+
+
+def test_sampler_needs_a_seat_view_and_a_rebuildable_decision():
+    """A spectator's view cannot be determinized for a seat; a decision asked in the middle
+    of an effect (強運) is refused with Unsupported, and the bot then answers like the
+    heuristic bot (a legal option)."""
+    from fuyuki.sbb.sampling import SamplingError
+
+    game = new_game(4, 1)
+    with pytest.raises(SamplingError):
+        Sampler(game.view(None))
+    bots = [make_bot("heuristic", i) for i in range(4)]
+    for seed in range(60):
+        game = new_game(4, seed)
+        while not game.over:
+            pend = game.pending()
+            luck = [(s, d) for s, d in pend.items() if d.kind == "luck" and len(d.options) > 1]
+            if luck:
+                seat, d = luck[0]
+                with pytest.raises(Unsupported):
+                    Sampler(game.view(seat), game.rules)
+                assert HardBot(0, iterations=5).choose(game.view(seat), d) in d.options
+                return
+            for seat, d in pend.items():
+                game.submit(seat, bots[seat].choose(game.view(seat), d))
+    pytest.fail("no 強運 offer with a choice in 60 games")

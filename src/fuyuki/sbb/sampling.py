@@ -83,6 +83,12 @@ class Sampler:
             raise SamplingError("a seat's view is needed (not a spectator's)")
         self.view = view
         self.rules = rules or _rules_for(view)
+        try:
+            self._read(view, events)
+        except KeyError as e:
+            raise SamplingError(f"the view names a card these rules do not have: {e}") from None
+
+    def _read(self, view: dict[str, Any], events: Iterable[Any] | None) -> None:
         cs = self.rules.cards
         self.n = n = view["players"]
         self.me = me = view["seat"]
