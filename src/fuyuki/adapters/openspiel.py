@@ -53,7 +53,6 @@ SIM_NAME = "python_servant_big_battle"
 SEQ_NAME = "python_servant_big_battle_seq"
 DEFAULTS = {"players": 4, "edition": "final", "mode": "standard", "chance_outcomes": 1000,
             "seed": 0}
-MAX_ROUNDS_BOUND = 80   # decisions per round, an upper bound used for max_game_length
 
 
 def _game_type(short: str, long: str, dynamics) -> pyspiel.GameType:
@@ -144,6 +143,13 @@ class _Engine:
         return h.hexdigest()[:20] + "/" + hashlib.sha1(repr(mine).encode()).hexdigest()[:12]
 
 
+def _max_length(rounds: int, n: int) -> int:
+    """An upper bound on the moves of a game: per round the extra gem, n bids, n 宝石魔術,
+    n 身代わり, a つばめ返し per land, n swaps and n 強運 offers per effect (2n effects with
+    retaliations), before that 2n draft picks and the chance node."""
+    return rounds * (2 * n * n + 4 * n + 8) + 2 * n + 1
+
+
 class _GameBase(pyspiel.Game):
     TYPE: pyspiel.GameType
 
@@ -158,7 +164,7 @@ class _GameBase(pyspiel.Game):
             min_utility=0.0,
             max_utility=1.0,
             utility_sum=None,
-            max_game_length=self.shared.rules.round_cap * MAX_ROUNDS_BOUND + 20)
+            max_game_length=_max_length(self.shared.rules.round_cap, self.shared.players))
         super().__init__(self.TYPE, info, p)
 
     def make_py_observer(self, iig_obs_type=None, params=None):
