@@ -130,15 +130,24 @@ def check_name(name: Any) -> str:
     return name
 
 
-def event_json(e) -> dict[str, Any]:
-    out: dict[str, Any] = {"kind": e.kind, "data": e.data}
+def event_json(e, cache: dict | None = None) -> dict[str, Any]:
+    """An event as sent: kind, data (as JSON), ``private`` if only some seats see it, and its
+    text in ja and en (``fuyuki.sbb.text``). ``cache`` keeps the rendering per event object."""
+    key = id(e)
+    if cache is not None and key in cache:
+        return cache[key][1]
+    data = json.loads(json.dumps(e.data))          # tuples become lists, as the client sees them
+    out: dict[str, Any] = {"kind": e.kind, "data": data}
     if e.to is not None:
         out["private"] = True
     if _sbb_text is not None:
         try:
-            out["text"] = {lang: _sbb_text.render(e, lang) for lang in ("ja", "en")}
+            plain = type(e)(e.kind, data, e.to)
+            out["text"] = {lang: _sbb_text.render(plain, lang) for lang in ("ja", "en")}
         except Exception:  # noqa: BLE001 - the page falls back to its own text
             pass
+    if cache is not None:
+        cache[key] = (e, out)                      # holding e keeps its id unique
     return out
 
 
@@ -196,6 +205,7 @@ class Table:
         self.bots: dict[int, Any] = {}
         self._timer: asyncio.TimerHandle | None = None
         self._bot_timer: asyncio.TimerHandle | None = None
+        self._texts: dict[int, tuple] = {}
         self._track_decisions()
 
     # ------------------------------------------------------------------ facts
@@ -333,6 +343,7 @@ class Table:
         for s, c in row.submissions:
             self.game.submit(s, c)
         self.asked_at.clear()
+        self._texts.clear()
         for c in self.conns:
             c.log_pos = 0
 
@@ -466,7 +477,7 @@ class Table:
         g = self.game
         view = g.view(seat)
         msg["view"] = view
-        msg["events"] = [event_json(e) for e in g.visible_events(seat, conn.log_pos)]
+        msg["events"] = [event_json(e, self._texts) for e in g.visible_events(seat, conn.log_pos)]
         msg["from_start"] = conn.log_pos == 0
         conn.log_pos = len(g.events)
         if seat is not None:

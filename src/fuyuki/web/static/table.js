@@ -141,6 +141,7 @@ function rerender(freshCount) {
   drawMine(v);
   drawPrompt(v);
   drawLog(events, freshCount || 0);
+  drawBattle(events);
   drawEnd(v);
   show("autobar", !!last.auto && !v.over);
 }
@@ -293,6 +294,23 @@ function drawLog(list, freshCount) {
   if (atBottom || freshCount) box.scrollTop = box.scrollHeight;
 }
 
+// the last reveal and what followed it, one line a step (battles, effects, gems, draws)
+const BATTLE_KINDS = new Set(["reveal", "flip", "battle", "totals", "case1", "case2_win", "case2_tie",
+  "case3_win", "case3_split", "uncontested", "misfire", "take", "jewel", "np_as_sortie", "fragarach",
+  "tsubame", "np_resolves", "np_fizzle", "luck", "prevented", "substitute", "lost", "return_gems",
+  "overseer", "life_extension", "darken", "dojo", "retaliate", "pool_take", "swap", "swap_cards",
+  "grail", "tie_dice", "coin", "fetch", "fetch_back", "fetch_nothing", "new_master_up"]);
+function drawBattle(list) {
+  let start = -1;
+  for (let i = list.length - 1; i >= 0; i--) if (list[i].kind === "reveal") { start = i; break; }
+  show("battle", start >= 0);
+  if (start < 0) return;
+  const lines = list.slice(start).filter(e => BATTLE_KINDS.has(e.kind));
+  $("battle-log").replaceChildren(...lines.map(e => el("div", {
+    class: "ev " + e.kind + (e.kind === "battle" ? " battle" : "") + (e.private ? " private" : ""),
+    "data-kind": e.kind, text: eventText(e) })));
+}
+
 function drawEnd(v) {
   show("end", !!v.over);
   if (!v.over || !v.result) return;
@@ -327,6 +345,7 @@ async function openReplay(step) {
     show("mine", false);
     show("end", false);
     show("autobar", false);
+    show("battle", false);
     show("lobby", false);
     show("game", true);
     $("rp-step").textContent = f.step;
