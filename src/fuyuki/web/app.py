@@ -101,9 +101,14 @@ def create_app(data: str | Path | None = None, *, storage: Storage | None = None
         return card_data(edition, mode)
 
     async def body(request: Request) -> dict[str, Any]:
-        raw = await request.body()
-        if len(raw) > settings.max_message:
+        declared = request.headers.get("content-length", "0")
+        if not declared.isdigit() or int(declared) > settings.max_message:
             raise IllegalAction("too_large", "request too large")
+        raw = b""
+        async for chunk in request.stream():          # never read more than the limit
+            raw += chunk
+            if len(raw) > settings.max_message:
+                raise IllegalAction("too_large", "request too large")
         try:
             data = json.loads(raw or b"{}")
         except ValueError:
@@ -168,7 +173,7 @@ def create_app(data: str | Path | None = None, *, storage: Storage | None = None
             await ws.close(code=1008)
             return
         table = manager.get(code)
-        if table is None:
+        if table is None or len(table.conns) >= settings.max_conns_per_table:
             await ws.close(code=1008)
             return
         await ws.accept()

@@ -53,6 +53,7 @@ class Settings:
     hello_timeout: float = 10.0
     outbox: int = 256                 # queued messages per connection before it is dropped
     max_tables: int = 10000           # tables held in memory (finished ones are let go first)
+    max_conns_per_table: int = 64     # seats' tabs and spectators together
 
 
 # ---------------------------------------------------------------------- configuration
