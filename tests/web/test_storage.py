@@ -65,3 +65,15 @@ def test_a_move_the_store_refuses_is_not_played():
                 assert x.read()["step"] == step + 1
         finally:
             close_all()
+
+
+def test_a_stored_game_that_no_longer_replays_is_reported_not_crashed():
+    store = MemoryStorage()
+    app = create_app(storage=store, settings=fast_settings())
+    with TestClient(app) as http:
+        code = create(http, players=3, bots=0, name="a")["code"]
+        app.state.manager.tables.clear()                      # as after a restart
+        store.append_submission(code, 0, 2, "no-such-card")   # a record the rules refuse
+        r = http.get(f"/api/tables/{code}")
+        assert r.status_code == 500 and r.json()["error"] == "table_broken"
+        assert code in r.json()["message"]

@@ -40,7 +40,7 @@ from fuyuki.web.tables import Conn, Manager, Settings, dumps, levels, modes
 
 STATIC = Path(__file__).parent / "static"
 STATUS = {"not_found": 404, "table_full": 409, "table_started": 409, "rate_limited": 429,
-          "not_over": 409}
+          "not_over": 409, "table_broken": 500}
 
 
 def _error(exc: IllegalAction) -> JSONResponse:
@@ -67,6 +67,11 @@ def create_app(data: str | Path | None = None, *, storage: Storage | None = None
     app = FastAPI(title="fuyuki — Servant Big Battle online", lifespan=lifespan,
                   docs_url=None, redoc_url=None, openapi_url=None)
     app.state.manager = manager
+
+    @app.exception_handler(IllegalAction)
+    async def refused(request: Request, exc: IllegalAction):
+        return _error(exc)
+
     app.state.storage = storage
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
@@ -172,7 +177,10 @@ def create_app(data: str | Path | None = None, *, storage: Storage | None = None
                                        settings.allowed_origins):
             await ws.close(code=1008)
             return
-        table = manager.get(code)
+        try:
+            table = manager.get(code)
+        except IllegalAction:
+            table = None
         if table is None or len(table.conns) >= settings.max_conns_per_table:
             await ws.close(code=1008)
             return

@@ -531,7 +531,12 @@ class Manager:
             if row is None:
                 return None
             self._make_room()
-            t = self.tables[code] = Table(row, self.storage, self.settings)
+            try:
+                t = Table(row, self.storage, self.settings)
+            except FuyukiError as exc:
+                # the stored moves do not replay (rules data changed under the table): say so
+                raise IllegalAction("table_broken", f"table {code} cannot be replayed: {exc}") from None
+            self.tables[code] = t
         return t
 
     def _make_room(self) -> None:

@@ -205,7 +205,11 @@ function drawMine(v) {
   const p = v.seats[v.seat];
   $("my-master").replaceChildren(bigCard(me.master, p.master_up, me.dark));
   $("my-servant").replaceChildren(bigCard(me.servant, p.servant_up, false));
-  $("my-hand").replaceChildren(...me.hand.map(c => { const b = cardElement(c); b.disabled = true; return b; }));
+  $("my-hand").replaceChildren(...me.hand.map(c => {
+    const b = cardElement(c, { tabindex: "-1" });
+    b.classList.add("static");
+    return b;
+  }));
 }
 
 function isCardOption(o) {
