@@ -125,8 +125,8 @@ def main() -> None:
         print(f"{kind:9s} vs {r['against']:13s}: {r['wins']}/{r['games']} wins "
               f"= {100 * r['win_rate']:.1f}% (Wilson 95% {100 * lo:.1f}-{100 * hi:.1f}%), "
               f"draws shared {r['draws_shared']}, win share {100 * r['win_share']:.1f}%, "
-              f"{r['mean_ms_per_decision_with_choice']:.1f} ms/decision "
-              f"({r['mean_ms_per_call']:.1f} ms/call), above 25%: {r['above_fair_share']}",
+              f"{r['mean_ms_per_decision_with_choice']:.2f} ms/decision "
+              f"({r['mean_ms_per_call']:.2f} ms/call), above 25%: {r['above_fair_share']}",
               flush=True)
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
