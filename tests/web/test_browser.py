@@ -28,7 +28,10 @@ def _act(page) -> bool:
         return False
     try:
         if page.locator("#confirm").is_visible():
-            cards = page.locator("#prompt-options .card.option:not([disabled])")
+            # any card but 聖杯出現, which would end the game before it shows much
+            cards = page.locator("#prompt-options .card.option:not([disabled]):not([data-option=grail])")
+            if cards.count() == 0:
+                cards = page.locator("#prompt-options .card.option:not([disabled])")
             if cards.count() == 0:
                 return False
             cards.first.click(timeout=2000)

@@ -186,3 +186,32 @@ def test_a_disconnected_player_is_played_by_a_bot_after_the_grace_period(http, m
     del rng
     for x in rest + [watcher, back]:
         x.close()
+
+
+def test_hard_bots_think_in_a_worker_process_and_finish_the_game(app_factory):
+    """The search bot never runs on the event loop: its seats are answered from a worker
+    process while the server keeps serving (here with a 0.05 s budget a decision)."""
+    with TestClient(app_factory(hard_seconds=0.05)) as http:
+        try:
+            made = create(http, players=3, bots=2, name="solo", bot_level="hard")
+            c = Client(http, made["code"], made["token"])
+            rng = random.Random(5)
+            moves = 0
+            while True:
+                m = c.read(timeout=30)
+                if m["type"] != "state":
+                    continue
+                if m["view"]["over"]:
+                    break
+                d = m["view"]["me"]["decision"]
+                if d and m["turn"] is not None and m["turn"] != getattr(c, "sent", None):
+                    c.sent = m["turn"]
+                    c.send({"type": "move", "choice": rng.choice(d["options"]), "turn": m["turn"]})
+                    moves += 1
+            assert m["view"]["result"]["winners"] and moves >= 3
+            assert [s["level"] for s in m["seats"]] == [None, "hard", "hard"]
+            table = http.app.state.manager.get(made["code"])
+            assert table.slow_failures == 0            # every bot answer came from the worker
+        finally:
+            close_all()
+            tables.shutdown_pool()

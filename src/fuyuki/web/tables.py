@@ -38,6 +38,37 @@ _now = time.monotonic          # the tables' clock (tests move it)
 
 LEVELS = {"easy": "random", "normal": "heuristic", "hard": "hard"}
 TAKEOVER_BOT = "heuristic"
+SLOW_BOTS = {"hard"}            # searched in a worker process, never on the event loop
+
+_POOL: list = []
+
+
+def _pool():
+    """One worker process for the slow bots (spawned on first use)."""
+    if not _POOL:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        _POOL.append(ProcessPoolExecutor(max_workers=1,
+                                         mp_context=multiprocessing.get_context("spawn")))
+    return _POOL[0]
+
+
+def shutdown_pool() -> None:
+    while _POOL:
+        _POOL.pop().shutdown(wait=False, cancel_futures=True)
+
+
+def think(name: str, seed: int, rules_key: tuple, seconds: float, view: dict,
+          decision: dict) -> Any:
+    """A slow bot's answer, computed in the worker process from the seat's view only."""
+    from fuyuki.core.protocol import Decision
+    from fuyuki.sbb import battle, losses  # noqa: F401 - register the rule steps in this process
+
+    rules = rules_for(*rules_key)
+    bot = make_bot(name, seed, rules=rules, seconds=seconds)
+    d = Decision(decision["kind"], tuple(decision["options"]), decision["info"])
+    return bot.choose(view, d)
 
 
 @dataclass
@@ -54,6 +85,7 @@ class Settings:
     outbox: int = 256                 # queued messages per connection before it is dropped
     max_tables: int = 10000           # tables held in memory (finished ones are let go first)
     max_conns_per_table: int = 64     # seats' tabs and spectators together
+    hard_seconds: float = 1.0         # thinking time of the hard bot per decision
 
 
 # ---------------------------------------------------------------------- configuration
@@ -207,6 +239,8 @@ class Table:
         self._timer: asyncio.TimerHandle | None = None
         self._bot_timer: asyncio.TimerHandle | None = None
         self._texts: dict[int, tuple] = {}
+        self._thinking: set[int] = set()
+        self.slow_failures = 0
         self._track_decisions()
 
     # ------------------------------------------------------------------ facts
@@ -370,8 +404,7 @@ class Table:
 
     def _bot(self, seat: int):
         bot = self.bots.get(seat)
-        s = self.seats[seat]
-        name = LEVELS.get(s.level, TAKEOVER_BOT) if s.kind == "bot" else TAKEOVER_BOT
+        name = self._bot_name(seat)
         if bot is None or getattr(bot, "name", name) != name:
             bot = self.bots[seat] = make_bot(name, (self.row.seed * 31 + seat) % 2**31)
         return bot
@@ -387,11 +420,55 @@ class Table:
                 raise
             self._apply(seat, d.options[0])
 
+    def _bot_name(self, seat: int) -> str:
+        s = self.seats[seat]
+        return LEVELS.get(s.level, TAKEOVER_BOT) if s.kind == "bot" else TAKEOVER_BOT
+
     def _auto_pending(self) -> list[int]:
+        """Seats a bot must answer now (a slow bot already thinking is left out; it is
+        started here)."""
         if self.status != "playing" or self.game.over:
             return []
         now = _now()
-        return [seat for seat in sorted(self.game.pending()) if self.auto(seat, now)]
+        seats = []
+        for seat in sorted(self.game.pending()):
+            if seat in self._thinking or not self.auto(seat, now):
+                continue
+            if self._bot_name(seat) in SLOW_BOTS:
+                self._think_elsewhere(seat)
+            else:
+                seats.append(seat)
+        return seats
+
+    def _think_elsewhere(self, seat: int) -> None:
+        self._thinking.add(seat)
+        self._loop().create_task(self._slow_move(seat, self.asked_at.get(seat)))
+
+    async def _slow_move(self, seat: int, turn: int | None) -> None:
+        d = self.game.pending()[seat]
+        cfg = self.row.config
+        try:
+            try:
+                choice = await self._loop().run_in_executor(
+                    _pool(), think, self._bot_name(seat), (self.row.seed * 31 + seat) % 2**31,
+                    (cfg["edition"], cfg["mode"], tuple(cfg["options"])),
+                    self.settings.hard_seconds, self.game.view(seat), d.to_json())
+            except Exception:  # noqa: BLE001 - the worker failed: the heuristic answers
+                choice = None
+                self.slow_failures += 1
+            if self.game.pending().get(seat) is not d or self.asked_at.get(seat) != turn:
+                return                       # answered meanwhile, or the game moved on
+            if choice is None:
+                choice = make_bot(TAKEOVER_BOT, seat).choose(self.game.view(seat), d)
+            try:
+                self._apply(seat, choice)
+            except IllegalAction as exc:
+                if exc.code == "storage_error":
+                    return
+                self._apply(seat, d.options[0])
+        finally:
+            self._thinking.discard(seat)
+        self.refresh()
 
     def refresh(self) -> None:
         """After any change: let bots play, tell everyone, set the next timer."""
@@ -581,3 +658,4 @@ class Manager:
     def close(self) -> None:
         for t in self.tables.values():
             t.close()
+        shutdown_pool()
