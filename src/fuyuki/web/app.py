@@ -97,7 +97,7 @@ def create_app(data: str | Path | None = None, *, storage: Storage | None = None
     @app.get("/api/meta")
     async def meta():
         return {"editions": editions(), "modes": modes(), "options": list(OPTIONS),
-                "levels": levels(), "players": [3, 4, 5], "timer": [0, 10, 600]}
+                "levels": levels(), "players": _players_by(), "timer": [0, 10, 600]}
 
     @app.get("/api/cards")
     async def cards(edition: str = "final", mode: str = "standard"):
@@ -242,6 +242,21 @@ def create_app(data: str | Path | None = None, *, storage: Storage | None = None
             await _close(ws, 1000)
 
     return app
+
+
+def _players_by() -> dict[str, list[int]]:
+    """Allowed player counts of every edition/mode pair ("final/standard": [3, 4, 5])."""
+    from fuyuki.core.errors import FuyukiError
+    from fuyuki.web.tables import rules_for
+
+    out = {}
+    for e in editions():
+        for m in modes():
+            try:
+                out[f"{e}/{m}"] = list(rules_for(e, m, ()).players)
+            except FuyukiError:
+                pass
+    return out
 
 
 def _parse(message: dict[str, Any], limit: int) -> Any:

@@ -8,6 +8,9 @@ async function initLobby() {
   if (saved) document.getElementById("c-name").value = saved;
   await fillMeta();
   document.getElementById("create-form").addEventListener("submit", createTable);
+  document.getElementById("c-edition").addEventListener("change", fillPlayers);
+  document.getElementById("c-mode").addEventListener("change", fillPlayers);
+  document.getElementById("c-players").addEventListener("change", fillBots);
   document.getElementById("join-form").addEventListener("submit", ev => {
     ev.preventDefault();
     let code = document.getElementById("j-code").value.trim();
@@ -36,10 +39,28 @@ async function fillMeta() {
     document.getElementById("c-edition").dataset.init = "1";
   }
   fill("c-mode", META.modes);
+  fillPlayers();
   const box = document.getElementById("c-options");
   const checked = new Set([...box.querySelectorAll("input:checked")].map(i => i.value));
   box.replaceChildren(...META.options.map(o => el("label", null,
     el("input", { type: "checkbox", value: o, ...(checked.has(o) ? { checked: "" } : {}) }), " " + t("opt_" + o))));
+}
+
+// the player counts the chosen edition and mode allow; bot seats leave the host a seat
+function fillPlayers() {
+  const key = `${document.getElementById("c-edition").value}/${document.getElementById("c-mode").value}`;
+  const counts = (META.players && META.players[key]) || [3, 4, 5];
+  const p = document.getElementById("c-players"), cur = +p.value || 4;
+  p.replaceChildren(...counts.map(n => el("option", { value: n, text: String(n) })));
+  p.value = counts.includes(cur) ? cur : counts[Math.min(1, counts.length - 1)];
+  fillBots();
+}
+function fillBots() {
+  const n = +document.getElementById("c-players").value;
+  const b = document.getElementById("c-bots"), cur = +b.value;
+  const values = [...Array(n).keys()];
+  b.replaceChildren(...values.map(k => el("option", { value: k, text: String(k) })));
+  b.value = values.includes(cur) ? cur : Math.min(1, n - 1);
 }
 
 async function createTable(ev) {
