@@ -29,7 +29,7 @@ const I18N = {
     masters_h: "マスター", servants_h: "サーヴァント", lands_h: "土地", actions_h: "アクションカード", events_h: "イベントカード",
     per_colour: "各色{n}枚", sortie: "出撃", np_card: "宝具", auto_np: "自動発動", table_full: "満席です。観戦できます。",
     err_prefix: "エラー：", seat_label: "席", started: "ゲーム中", over: "終了", back_lobby: "ロビーへ",
-    unknown_table: "そのテーブルはありません。", battle_h: "直近の公開とバトル", keyword: "キーワード", victory: "勝利条件: GEM{n}個",
+    unknown_table: "そのテーブルはありません。", battle_h: "直近の公開とバトル", seen: "ドラフトで見たカード", keyword: "キーワード", victory: "勝利条件: GEM{n}個",
   },
   en: {
     title: "Servant Big Battle online", lang_switch: "日本語", rules: "Cards",
@@ -58,7 +58,7 @@ const I18N = {
     masters_h: "Masters", servants_h: "Servants", lands_h: "Lands", actions_h: "Action cards", events_h: "Event cards",
     per_colour: "{n} per colour", sortie: "出撃 (sortie)", np_card: "宝具 (NP)", auto_np: "automatic", table_full: "Every seat is taken. You can watch.",
     err_prefix: "Error: ", seat_label: "seat", started: "playing", over: "over", back_lobby: "Lobby",
-    unknown_table: "There is no such table.", battle_h: "Last reveal and battles", keyword: "keyword", victory: "Victory: {n} gems",
+    unknown_table: "There is no such table.", battle_h: "Last reveal and battles", seen: "Seen in the drafts", keyword: "keyword", victory: "Victory: {n} gems",
   },
 };
 

@@ -141,7 +141,7 @@ function rerender(freshCount) {
   drawMine(v);
   drawPrompt(v);
   drawLog(events, freshCount || 0);
-  drawBattle(events);
+  drawBattle(events, freshCount || 0);
   drawEnd(v);
   show("autobar", !!last.auto && !v.over);
 }
@@ -205,6 +205,8 @@ function drawMine(v) {
   const p = v.seats[v.seat];
   $("my-master").replaceChildren(bigCard(me.master, p.master_up, me.dark));
   $("my-servant").replaceChildren(bigCard(me.servant, p.servant_up, false));
+  const seen = (me.seen || []).filter(c => c !== me.master && c !== me.servant);
+  $("my-seen").textContent = seen.length ? `${t("seen")}: ${seen.map(cardName).join("、")}` : "";
   $("my-hand").replaceChildren(...me.hand.map(c => {
     const b = cardElement(c, { tabindex: "-1" });
     b.classList.add("static");
@@ -304,15 +306,27 @@ const BATTLE_KINDS = new Set(["reveal", "flip", "battle", "totals", "case1", "ca
   "tsubame", "np_resolves", "np_fizzle", "luck", "prevented", "substitute", "lost", "return_gems",
   "overseer", "life_extension", "darken", "dojo", "retaliate", "pool_take", "swap", "swap_cards",
   "grail", "tie_dice", "coin", "fetch", "fetch_back", "fetch_nothing", "new_master_up"]);
-function drawBattle(list) {
+function drawBattle(list, freshCount) {
   let start = -1;
   for (let i = list.length - 1; i >= 0; i--) if (list[i].kind === "reveal") { start = i; break; }
   show("battle", start >= 0);
   if (start < 0) return;
-  const lines = list.slice(start).filter(e => BATTLE_KINDS.has(e.kind));
-  $("battle-log").replaceChildren(...lines.map(e => el("div", {
-    class: "ev " + e.kind + (e.kind === "battle" ? " battle" : "") + (e.private ? " private" : ""),
-    "data-kind": e.kind, text: eventText(e) })));
+  const firstFresh = list.length - freshCount;
+  let k = 0;
+  const lines = [];
+  for (let i = start; i < list.length; i++) {
+    const e = list[i];
+    if (!BATTLE_KINDS.has(e.kind)) continue;
+    const div = el("div", {
+      class: "ev " + e.kind + (e.kind === "battle" ? " battle" : "") + (e.private ? " private" : ""),
+      "data-kind": e.kind, text: eventText(e) });
+    if (i >= firstFresh) {                 // new lines appear one after another
+      div.classList.add("step-in");
+      div.style.animationDelay = `${0.35 * k++}s`;
+    }
+    lines.push(div);
+  }
+  $("battle-log").replaceChildren(...lines);
 }
 
 function drawEnd(v) {
