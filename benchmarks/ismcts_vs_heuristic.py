@@ -9,6 +9,8 @@ no seat has an advantage. A game counts as a win when the seat is among the winn
 and, for scale, the same figure for a uniform random bot in that seat.
 
     .venv/bin/python benchmarks/ismcts_vs_heuristic.py --games 200 --sims 50
+    .venv/bin/python benchmarks/ismcts_vs_heuristic.py --games 200 --sims 50 \
+        --rollout heuristic --no-baseline     # leaves valued by heuristic play-outs
 """
 
 from __future__ import annotations
@@ -37,7 +39,31 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def play(game, k: int, searcher: str, sims: int, uct_c: float, rollouts: int) -> tuple:
+class HeuristicRolloutEvaluator:
+    """Values a leaf by playing it out with heuristic bots in every seat (each sees only
+    its own view of the sampled world); a uniform prior."""
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+
+    def evaluate(self, state):
+        g = state.engine.clone()
+        g.quiet = True
+        n = g.players
+        bots = [make_bot("heuristic", self.seed + q) for q in range(n)]
+        while not g.over:
+            for seat, d in list(g.pending().items()):
+                g.submit(seat, bots[seat].choose(g.view(seat), d))
+        winners = g.result["winners"]
+        return np.array([1.0 / len(winners) if q in winners else 0.0 for q in range(n)])
+
+    def prior(self, state):
+        legal = state.legal_actions()
+        return [(a, 1.0 / len(legal)) for a in legal]
+
+
+def play(game, k: int, searcher: str, sims: int, uct_c: float, rollouts: int,
+         rollout: str = "random") -> tuple:
     n = game.num_players()
     me = k % n
     state = game.new_initial_state()
@@ -45,7 +71,10 @@ def play(game, k: int, searcher: str, sims: int, uct_c: float, rollouts: int) ->
     bots = {q: make_bot("heuristic", 1000 * k + q) for q in range(n) if q != me}
     rng = np.random.RandomState(k)
     if searcher == "ismcts":
-        evaluator = mcts.RandomRolloutEvaluator(rollouts, rng)
+        if rollout == "heuristic":
+            evaluator = HeuristicRolloutEvaluator(10_000 * k)
+        else:
+            evaluator = mcts.RandomRolloutEvaluator(rollouts, rng)
         bot = ismcts.ISMCTSBot(game, evaluator, uct_c, sims, random_state=rng)
         worlds = random.Random(k)   # seeded world sampling: the run is reproducible
         bot.set_resampler(lambda st, player: st.resample_from_infostate(
@@ -72,12 +101,12 @@ def play(game, k: int, searcher: str, sims: int, uct_c: float, rollouts: int) ->
 
 
 def run(games: int, searcher: str, players: int, sims: int, uct_c: float,
-        rollouts: int) -> dict:
+        rollouts: int, rollout: str = "random") -> dict:
     game = pyspiel.load_game(sbb_openspiel.SEQ_NAME, {"players": players})
     wins = shared = decisions = 0
     t = time.perf_counter()
     for k in range(games):
-        won, tie, d = play(game, k, searcher, sims, uct_c, rollouts)
+        won, tie, d = play(game, k, searcher, sims, uct_c, rollouts, rollout)
         wins += won
         shared += tie
         decisions += d
@@ -95,15 +124,19 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--sims", type=int, default=50, help="ISMCTS simulations per decision")
     ap.add_argument("--uct-c", type=float, default=2.0)
     ap.add_argument("--rollouts", type=int, default=1, help="random rollouts per leaf")
+    ap.add_argument("--rollout", choices=("random", "heuristic"), default="random",
+                    help="leaf evaluation: OpenSpiel's RandomRolloutEvaluator (default) or "
+                         "one play-out by heuristic bots")
     ap.add_argument("--no-baseline", action="store_true",
                     help="skip the random-bot baseline")
     a = ap.parse_args(argv)
-    rows = [run(a.games, "ismcts", a.players, a.sims, a.uct_c, a.rollouts)]
+    rows = [run(a.games, "ismcts", a.players, a.sims, a.uct_c, a.rollouts, a.rollout)]
     if not a.no_baseline:
         rows.append(run(a.games, "random", a.players, a.sims, a.uct_c, a.rollouts))
     print(f"Servant Big Battle, {a.players} players, one searching seat vs "
           f"{a.players - 1} heuristic bots; ISMCTS: {a.sims} simulations per decision, "
-          f"uct_c={a.uct_c}, {a.rollouts} random rollout(s) per leaf; "
+          f"uct_c={a.uct_c}, leaf value: "
+          f"{'one heuristic play-out' if a.rollout == 'heuristic' else f'{a.rollouts} random rollout(s)'}; "
           f"even share = {1 / a.players:.3f}")
     for r in rows:
         print(f"{r['searcher']:>7}: {r['wins']}/{r['games']} wins ({r['shared']} shared) = "
