@@ -131,6 +131,7 @@ def test_private_events_name_their_seat():
             for seat, d in g.pending().items():
                 g.submit(seat, bots[seat].choose(None, d))
         for e in g.events:
+            assert json.loads(json.dumps(e.data)) == e.data, e  # plain JSON data (no tuples)
             if e.kind in private:
                 assert e.to is not None and e.data["seat"] in e.to
             else:

@@ -39,7 +39,7 @@ def step_battle(g: Game, li: int, parts: tuple | None = None) -> None:
             g.emit("misfire", seat=seat, land=land)
         return
     s.phase = "battle"
-    g.emit("battle", land=land, seats=parts)
+    g.emit("battle", land=land, seats=list(parts))
     asks = {}
     for seat in parts:
         if g.ability(seat) == "jewel":

@@ -69,7 +69,7 @@ def render(event: Event, lang: str = "ja", you: int | None = None,
     for key, value in event.data.items():
         if key in SEAT_KEYS and isinstance(value, int):
             params[key] = seat_name(value, lang, you)
-        elif key in SEATS_KEYS and isinstance(value, list):
+        elif key in SEATS_KEYS and isinstance(value, (list, tuple)):
             params[key] = "、".join(seat_name(v, lang, you) for v in value) or t(lang, "ui.none")
         elif key in CARD_KEYS and isinstance(value, str):
             params[key] = card_name(value, lang, cards)
