@@ -54,6 +54,7 @@ def match(kind: str, others: str, args) -> dict:
     t_choice = t_all = 0.0
     n_choice = n_all = 0
     rounds = 0
+    iters = n_search = 0
     start = time.time()
     for i in range(args.games):
         seat = i % n
@@ -74,6 +75,11 @@ def match(kind: str, others: str, args) -> dict:
                     if len(d.options) > 1:
                         t_choice += dt
                         n_choice += 1
+                        last = getattr(b, "last_search", None)
+                        if last:
+                            iters += last["iterations"]
+                            n_search += 1
+                            b.last_search = {}
                 game.submit(s, choice)
         winners = game.result["winners"]
         rounds += game.result["rounds"]
@@ -99,6 +105,7 @@ def match(kind: str, others: str, args) -> dict:
         "mean_ms_per_call": 1000 * t_all / max(n_all, 1),
         "decisions_with_choice_per_game": n_choice / g,
         "mean_rounds": rounds / g, "seconds": time.time() - start,
+        "searches": n_search, "mean_iterations_per_search": iters / max(n_search, 1),
     }
 
 
@@ -112,6 +119,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=90000)
     ap.add_argument("--only", choices=("hard", "heuristic"), default=None)
     ap.add_argument("--out", type=Path, default=None)
+    ap.add_argument("--append", action="store_true",
+                    help="add these matches to the results already in --out")
     args = ap.parse_args()
     results = {"budget": {"iterations": args.iterations} if args.iterations
                else {"seconds": args.seconds}, "players": args.players, "seed": args.seed,
@@ -130,7 +139,12 @@ def main() -> None:
               flush=True)
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+        runs = [results]
+        if args.append and args.out.exists():
+            old = json.loads(args.out.read_text(encoding="utf-8"))
+            runs = (old if isinstance(old, list) else [old]) + runs
+        out = runs if len(runs) > 1 else results
+        args.out.write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -123,6 +123,9 @@ class Sampler:
         self.fixed: dict[str, dict[int, str]] = {}
         for what in ("master", "servant"):
             everyone = list(self.rules.masters if what == "master" else self.rules.servants)
+            if what == "master" and self.phase == "draft_master":
+                # hollow: the set-aside masters join the deck after the master draft
+                everyone = [m for m in everyone if m not in self.rules.set_aside]
             drafted = self.phase != "draft_" + what and not (
                 self.phase == "draft_master" and what == "servant")
             fixed: dict[int, str] = {}
@@ -354,7 +357,8 @@ class Sampler:
             what = kind.removeprefix("draft_")
             cont = ("draft_picked", what, me, decision.options, self._pick_index(what, me))
             if what == "master":
-                todo = [("draft_start", "servant"), ("deal",), ("round_start",)]
+                aside = [("return_set_aside",)] if self.rules.set_aside else []
+                todo = aside + [("draft_start", "servant"), ("deal",), ("round_start",)]
             else:
                 todo = [("deal",), ("round_start",)]
         elif kind == "place_gem":

@@ -12,9 +12,14 @@ At each decision with a real choice the bot
    offers change from world to world), so at sealed bids nobody's choice depends on
    another's; the child is keyed by the joint answer as this seat would observe it (the
    others' draft picks are private and are merged);
-3. below the tree, plays the game out with a fast rule-of-thumb policy (``rollout="fast"``)
-   or uniformly at random (``rollout="random"``), and backs up every seat's reward
-   (0.9 × its share of the win + 0.1 × its gems / the most gems);
+3. the other seats' selection has a prior toward what a sensible player would do with its
+   own hand in that world (the heuristic bot's rules read from the state; PUCT-style, it
+   fades with visits); below the tree the game is played on with the same fast policy
+   (``rollout="fast"``) or uniformly at random (``rollout="random"``) — for a bid to the
+   end of the round (``horizon=0``), then every seat gets its share of exp(k × score)
+   (gems scaled to its victory target + its hand); for a draft pick to the end of the game
+   (0.9 × its share of the win + 0.1 × its gems / the most gems). The reward vector is
+   backed up for every seat along the path;
 4. answers with the most visited of its own options at the root.
 
 強運, 身代わり and つばめ返し are asked in the middle of an effect, where the sampler cannot
@@ -58,7 +63,8 @@ class HardBot:
                  rollout: str = "fast", horizon: int | None = 0,
                  temperature: float = 0.35, model: bool = True,
                  prior_weight: float = 3.0, draft_horizon: int | None = None,
-                 hand_value: float = 0.1) -> None:
+                 hand_value: float = 0.1, search_drafts: bool = True,
+                 max_rounds: int = 40) -> None:
         if rollout not in ("fast", "random"):
             raise ValueError(f"rollout must be 'fast' or 'random', not {rollout!r}")
         self.seed = seed
@@ -71,6 +77,10 @@ class HardBot:
         self.horizon = horizon
         self.draft_horizon = draft_horizon
         self.hand_value = hand_value
+        self.search_drafts = search_drafts
+        #: a playout "to the end of the game" stops after this many rounds (聖杯大戦争 can
+        #: run to the round cap) and is then scored like a cut one
+        self.max_rounds = max_rounds
         self.k = temperature
         self.model = model
         self.prior_weight = prior_weight
@@ -85,6 +95,8 @@ class HardBot:
         options = decision.options
         if len(options) == 1:
             return options[0]
+        if not self.search_drafts and decision.kind.startswith("draft"):
+            return self.fallback.choose(view, decision)
         self._t0 = time.perf_counter()
         try:
             sampler = Sampler(view, self.rules)
@@ -127,11 +139,11 @@ class HardBot:
     def _iterate(self, root: _Node, g, rng: random.Random, me: int = -1) -> None:
         path: list[tuple[_Node, dict[int, Any]]] = []
         h = self._stop_after
-        stop = None if h is None else max(g.s.round, 1) + h
+        stop = max(g.s.round, 1) + (self.max_rounds if h is None else h)
         node: _Node | None = root
         c = self.c
         pb = self.prior_weight
-        while node is not None and not g.over and (stop is None or g.s.round <= stop):
+        while node is not None and not g.over and g.s.round <= stop:
             pend = g.pending()
             joint: dict[int, Any] = {}
             for seat, d in pend.items():
@@ -197,7 +209,7 @@ class HardBot:
         res = g.result
         n = g.players
         winners = res["winners"]
-        gems = res["gems"]
+        gems = res.get("coins") or res["gems"]
         top = max(max(gems), 1)
         share = 1.0 / len(winners) if winners else 0.0
         return [(0.9 * share if i in winners else 0.0) + 0.1 * gems[i] / top for i in range(n)]
@@ -211,6 +223,9 @@ class HardBot:
         for i in range(s.n):
             t = g.victory_target(i) if s.master[i] else target
             scale = target / t if t > 0 and target > 0 else 1.0
+            if g.rules.coins:     # 聖杯大戦争: coins decide, gems are unlimited
+                scores.append(3.0 * s.coins[i] + 0.25 * len(s.hand[i]))
+                continue
             hand = 0.0
             if self.hand_value:
                 for card in s.hand[i]:
