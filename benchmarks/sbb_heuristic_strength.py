@@ -10,20 +10,10 @@ interval.
 from __future__ import annotations
 
 import argparse
-import math
 
 from fuyuki.sbb import new_game
 from fuyuki.sbb.agents import make_bot
-
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return c - h, c + h
+from fuyuki.sim.stats import wilson
 
 
 def main() -> None:

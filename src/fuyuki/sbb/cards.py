@@ -122,6 +122,19 @@ class CardSet:
                 + [f"{colour}-np-{v}" for v in self.np_values])
         return list(ids)
 
+    def action_deck(self, lands: list[str], events: tuple[str, ...]) -> list[str]:
+        """The action deck for ``lands`` in play: each land colour's cards and the events of
+        ``events`` this card set has (unshuffled)."""
+        deck: list[str] = []
+        for land in lands:
+            deck.extend(self.actions_of(self.lands[land].colour))
+        deck.extend(e for e in events if e in self.events)
+        return deck
+
+    def luck_cards(self, deck: list[str]) -> tuple[str, ...]:
+        """The 強運 (reaction) cards of a deck."""
+        return tuple(c for c in deck if c in self.events and self.events[c].kind == "luck")
+
     def land_of_colour(self, colour: str) -> Land:
         for land in self.lands.values():
             if land.colour == colour:

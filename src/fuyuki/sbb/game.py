@@ -328,12 +328,8 @@ def step_setup(g: Game) -> None:
     s.lands = lands
     s.gems_on = [0] * len(lands)
     s.pool = r.gem_pool
-    deck: list[str] = []
-    for land in lands:
-        deck.extend(cs.actions_of(cs.lands[land].colour))
-    events = [e for e in r.events if e in cs.events]
-    deck.extend(events)
-    s.luck_cards = tuple(e for e in events if cs.events[e].kind == "luck")
+    deck = cs.action_deck(lands, r.events)
+    s.luck_cards = cs.luck_cards(deck)
     s.rng.shuffle(deck)
     s.adeck = deck
     masters = [m for m in r.masters if m not in r.set_aside]

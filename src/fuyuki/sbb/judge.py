@@ -84,12 +84,9 @@ def load_scenario(path: str | Path, cards: str | Path | None = None, edition: st
     state.gems_on = gems_on
     state.pool = top.int("pool", lo=0)
     colours = {cs.lands[l].colour for l in lands}
-    deck: list[str] = []
-    for land in lands:
-        deck.extend(cs.actions_of(cs.lands[land].colour))
+    deck = cs.action_deck(lands, rules.events)
     events = [e for e in rules.events if e in cs.events]
-    deck.extend(events)
-    state.luck_cards = tuple(e for e in events if cs.events[e].kind == "luck")
+    state.luck_cards = cs.luck_cards(deck)
     choices: list[dict] = []
     bids: dict[int, str] = {}
     masters, servants = list(rules.masters), list(rules.servants)

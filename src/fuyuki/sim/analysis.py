@@ -14,9 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fuyuki.core.protocol import Decision
-from fuyuki.sbb.agents.heuristic import TYPICAL_TOTAL, HeuristicBot, _sigmoid
-from fuyuki.sbb.cards import parse_action
+from fuyuki.sbb.agents.heuristic import TYPICAL_TOTAL, HeuristicBot
 
 
 def full_view(game, seat: int) -> dict[str, Any]:
@@ -80,40 +78,10 @@ class FullStateHeuristicBot(HeuristicBot):
             hurt += 1
         return 1.0 if hurt or eff.pool_gems else 0.0
 
-    def _bid(self, view, d: Decision):
-        me = view["me"]
-        n = view["players"]
-        seat = view["seat"]
-        gems = [p["gems"] for p in view["seats"]]
-        lead = gems[seat] - max(g for i, g in enumerate(gems) if i != seat)
-        power = self._my_power(view)
-        sv = self.cards.servants.get(me["servant"] or "")
-        rivals = [p for p in view["seats"] if p["seat"] != seat]
+    def _typical_total(self, view) -> float:
+        rivals = [p for p in view["seats"] if p["seat"] != view["seat"]]
         rival_power = sum(self._power_of(p) for p in rivals) / max(1, len(rivals))
-        typical = TYPICAL_TOTAL - self._mean_power() + rival_power
-        effect_worth = self._effect_worth(sv, rivals)
-        land_gems = {self.cards.lands[x["id"]].colour: x["gems"] for x in view["lands"]}
-        max_gems = max(land_gems.values()) or 1
-        scores: dict[str, float] = {}
-        for card in d.options:
-            a = parse_action(card)
-            if a is None:
-                scores[card] = self._event_score(view, card, lead)
-                continue
-            g = land_gems.get(a.colour, 0)
-            q = min(0.85, (0.15 + 0.55 * g / max_gems) * (n - 1) / 3)
-            total = power + a.value
-            if a.kind == "sortie":
-                p_win = _sigmoid((total - typical) / 1.2) * 0.75
-                ev = g * ((1 - q) + q * p_win)
-            else:
-                if sv is not None and sv.np_as_sortie_vs_np:
-                    p_win = 0.7
-                    effect = 0.5
-                else:
-                    p_win = 0.6 + 0.4 * _sigmoid((total - typical) / 1.2)
-                    effect = effect_worth
-                ev = q * (g * p_win + effect)
-            ev -= 0.12 * a.value
-            scores[card] = ev + self.rng.random() * 0.05
-        return max(scores, key=lambda c: scores[c])
+        return TYPICAL_TOTAL - self._mean_power() + rival_power
+
+    def _np_effect_worth(self, view, sv) -> float:
+        return self._effect_worth(sv, [p for p in view["seats"] if p["seat"] != view["seat"]])

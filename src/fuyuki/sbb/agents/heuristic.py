@@ -95,6 +95,8 @@ class HeuristicBot:
         lead = gems[seat] - max(g for i, g in enumerate(gems) if i != seat)
         power = self._my_power(view)
         sv = self.cards.servants.get(me["servant"] or "")
+        typical = self._typical_total(view)
+        effect_worth = self._np_effect_worth(view, sv)
         land_gems = {self.cards.lands[l["id"]].colour: l["gems"] for l in view["lands"]}
         max_gems = max(land_gems.values()) or 1
         scores: dict[str, float] = {}
@@ -108,19 +110,27 @@ class HeuristicBot:
             q = min(0.85, (0.15 + 0.55 * g / max_gems) * (n - 1) / 3)
             total = power + a.value
             if a.kind == "sortie":
-                p_win = _sigmoid((total - TYPICAL_TOTAL) / 1.2) * 0.75
+                p_win = _sigmoid((total - typical) / 1.2) * 0.75
                 ev = g * ((1 - q) + q * p_win)
             else:
                 if sv is not None and sv.np_as_sortie_vs_np:
                     p_win = 0.7  # beats 出撃 with つばめ返し, loses to any 宝具
                     effect = 0.5
                 else:
-                    p_win = 0.6 + 0.4 * _sigmoid((total - TYPICAL_TOTAL) / 1.2)
-                    effect = 0.0 if sv is None or sv.effect.empty else 1.0
+                    p_win = 0.6 + 0.4 * _sigmoid((total - typical) / 1.2)
+                    effect = effect_worth
                 ev = q * (g * p_win + effect)
             ev -= 0.12 * a.value          # keep strong cards for later
             scores[card] = ev + self.rng.random() * 0.05
         return max(scores, key=lambda c: scores[c])
+
+    def _typical_total(self, view) -> float:
+        """What an opponent's total is guessed to be (identities are hidden)."""
+        return TYPICAL_TOTAL
+
+    def _np_effect_worth(self, view, sv) -> float:
+        """What resolving my 宝具 is worth beyond the gems."""
+        return 0.0 if sv is None or sv.effect.empty else 1.0
 
     def _event_score(self, view, card: str, lead: int) -> float:
         ev = self.cards.events.get(card)
