@@ -153,3 +153,28 @@ def test_python_ismcts_bot_plays_the_sequential_game():
             action = rng.choice(state.legal_actions())
         state.apply_action(int(action))
     assert searched > 0
+
+
+def test_resample_in_the_middle_of_an_effect():
+    """強運, 身代わり and つばめ返し cannot be rebuilt from the view: the world is a copy with the
+    hidden cards shuffled; the information state must still be the same."""
+    game = pyspiel.load_game(sbb_os.SEQ_NAME, {"players": 4})
+    found = 0
+    for k in range(200):
+        rng = random.Random(k)
+        state = game.new_initial_state()
+        state.apply_action(k)
+        while not state.is_terminal():
+            p = state.current_player()
+            if state.engine.pending()[p].kind in ("luck", "substitute", "tsubame"):
+                for i in range(3):
+                    world = state.resample_from_infostate(p, None, rng=random.Random(i))
+                    assert world.information_state_string(p) == state.information_state_string(p)
+                    assert world.legal_actions() == state.legal_actions()
+                    while not world.is_terminal():
+                        world.apply_action(rng.choice(world.legal_actions()))
+                found += 1
+            state.apply_action(rng.choice(state.legal_actions()))
+        if found >= 5:
+            break
+    assert found >= 5
