@@ -16,7 +16,6 @@ and, for scale, the same figure for a uniform random bot in that seat.
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import sys
 import time
@@ -27,16 +26,7 @@ from open_spiel.python.algorithms import ismcts, mcts
 
 import fuyuki.adapters.openspiel as sbb_openspiel
 from fuyuki.sbb.agents import make_bot
-
-
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    d = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / d
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return max(0.0, centre - half), min(1.0, centre + half)
+from fuyuki.sim.stats import wilson
 
 
 class HeuristicRolloutEvaluator:
