@@ -282,3 +282,28 @@ def test_hard_bot_in_modes(mode, players):
                 searched += 1
             game.submit(seat, bots[seat].choose(view, d))
     assert searched >= 4
+
+
+def test_sealed_bids_are_chosen_without_seeing_the_others(monkeypatch):
+    """Sealed bids are simultaneous in the search too: whenever a seat's bid is chosen
+    (in the tree or in a playout) no other seat's bid of that batch is in the world yet."""
+    calls = []
+    original = HardBot._fast
+
+    def watched(self, g, seat, d, rng):
+        if d.kind == "bid":
+            calls.append(dict(g.s.answers))
+        return original(self, g, seat, d, rng)
+
+    monkeypatch.setattr(HardBot, "_fast", watched)
+    game = new_game(4, 3)
+    bots = [make_bot("heuristic", i) for i in range(4)]
+    while not game.over:
+        pend = game.pending()
+        if 0 in pend and pend[0].kind == "bid" and len(pend[0].options) > 1:
+            break
+        for seat, d in pend.items():
+            game.submit(seat, bots[seat].choose(game.view(seat), d))
+    HardBot(2, iterations=30, horizon=1).choose(game.view(0), game.pending()[0])
+    assert len(calls) > 60
+    assert all(answers == {} for answers in calls)

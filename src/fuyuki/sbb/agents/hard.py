@@ -251,9 +251,11 @@ class HardBot:
                     g.submit(seat, o[0] if len(o) == 1 else rng.choice(o))
             return
         while not g.over and s.round <= stop:
-            for seat, d in g.pending().items():
-                o = d.options
-                g.submit(seat, o[0] if len(o) == 1 else self._fast(g, seat, d, rng))
+            # every seat of a batch chooses before any answer is submitted (sealed bids)
+            answers = [(seat, d.options[0] if len(d.options) == 1
+                        else self._fast(g, seat, d, rng)) for seat, d in g.pending().items()]
+            for seat, choice in answers:
+                g.submit(seat, choice)
 
     def _card(self, card: str):
         p = self._parsed.get(card, False)
