@@ -42,6 +42,7 @@ def build_view(g: "Game", seat: int | None) -> dict[str, Any]:
         "players": s.n,
         "edition": g.rules.edition,
         "mode": g.rules.mode,
+        "options": list(g.rules.options),
         "round": s.round,
         "parent": s.parent,
         "phase": s.phase,
