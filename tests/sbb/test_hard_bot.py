@@ -307,3 +307,14 @@ def test_sealed_bids_are_chosen_without_seeing_the_others(monkeypatch):
     HardBot(2, iterations=30, horizon=1).choose(game.view(0), game.pending()[0])
     assert len(calls) > 60
     assert all(answers == {} for answers in calls)
+
+
+def test_sampler_rebuilds_the_rules_from_the_view():
+    """Without ``rules=`` the sampler reads edition, mode and options from the view."""
+    rules = Rules.preset("final", "ubw", ("tie_dice",))
+    game = new_game(4, 2, rules)
+    seat, d = next(iter(game.pending().items()))
+    sampler = Sampler(game.view(seat))
+    assert (sampler.rules.edition, sampler.rules.mode, tuple(sampler.rules.options)) == \
+        ("final", "ubw", ("tie_dice",))
+    assert sampler.sample(random.Random(0)).pending()[seat] == d

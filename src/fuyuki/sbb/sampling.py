@@ -68,9 +68,10 @@ class SamplingError(FuyukiError):
 def _rules_for(view: dict[str, Any]) -> Rules:
     from fuyuki.sbb.game import default_rules
 
-    if view.get("edition", "final") == "final" and not view.get("mode"):
+    options = tuple(view.get("options") or ())
+    if view.get("edition", "final") == "final" and not view.get("mode") and not options:
         return default_rules()
-    return Rules.preset(view["edition"], view.get("mode"))
+    return Rules.preset(view["edition"], view.get("mode"), options)
 
 
 class Sampler:
