@@ -143,7 +143,7 @@ def register(app: typer.Typer) -> None:
             rules = _rules(edition, mode, option, cards)
             rules.check_players(players)
             game = new_game(players, seed, rules)
-            seats: list = [make_bot(bots, game.record.seed * 10 + i, **({} if bots != "hard" else {}))
+            seats: list = [make_bot(bots, game.record.seed * 10 + i, rules)
                            for i in range(players)]
         except FuyukiError as exc:
             _fail(console, exc)

@@ -38,7 +38,7 @@ def make_agent(name: str, seed: int, rules):
     if name not in bot_names():
         raise DataError("--bots", "bots", f"bot {name!r} is not available here "
                         f"(available: {bot_names()})")
-    return make_bot(name, seed)
+    return make_bot(name, seed, rules)
 
 
 def seats_of(players: int, parent: int, index: int) -> list[int]:

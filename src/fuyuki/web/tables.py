@@ -406,7 +406,8 @@ class Table:
         bot = self.bots.get(seat)
         name = self._bot_name(seat)
         if bot is None or getattr(bot, "name", name) != name:
-            bot = self.bots[seat] = make_bot(name, (self.row.seed * 31 + seat) % 2**31)
+            bot = self.bots[seat] = make_bot(name, (self.row.seed * 31 + seat) % 2**31,
+                                             self.game.rules)
         return bot
 
     def _bot_move(self, seat: int) -> None:
@@ -459,7 +460,8 @@ class Table:
             if self.game.pending().get(seat) is not d or self.asked_at.get(seat) != turn:
                 return                       # answered meanwhile, or the game moved on
             if choice is None:
-                choice = make_bot(TAKEOVER_BOT, seat).choose(self.game.view(seat), d)
+                choice = make_bot(TAKEOVER_BOT, seat, self.game.rules).choose(
+                    self.game.view(seat), d)
             try:
                 self._apply(seat, choice)
             except IllegalAction as exc:
