@@ -6,7 +6,6 @@ pytest.importorskip("numpy")   # the rl extra
 pytest.importorskip("pettingzoo")   # the rl extra
 
 import random
-import warnings
 
 import numpy as np
 from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test

@@ -45,7 +45,6 @@ def run(data: dict[str, Any], path: str = "<scenario>") -> "board.Game":
 
 
 def check(g: "board.Game", expect: dict[str, Any], path: str) -> None:
-    where = {g.pack.areas[r][c]: (r, c) for r in range(g.pack.height) for c in range(g.pack.width)}
     for cid, spec in expect.get("chars", {}).items():
         ch = g.chars[cid]
         for k, v in spec.items():

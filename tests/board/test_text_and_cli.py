@@ -9,7 +9,6 @@ from typer.testing import CliRunner
 
 from fuyuki import board
 from fuyuki.board.agents import RandomBot
-from fuyuki.board.simulate import play_out
 from fuyuki.board.text import Texts, register
 from fuyuki.cli.main import app
 from fuyuki.core import i18n

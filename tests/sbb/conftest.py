@@ -1,5 +1,3 @@
-import random
-
 import pytest
 
 from fuyuki.sbb import new_game

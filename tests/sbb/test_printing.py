@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 
 from fuyuki import sbb
 from fuyuki.cli.main import app
-from fuyuki.sbb.cards import default_cards_path, load_cards
+from fuyuki.sbb.cards import default_cards_path
 from fuyuki.sbb.printing import print_deck, render, write_sheets
 from fuyuki.sbb.printing.sheets import GRID_X, GRID_Y, CARD_W, CARD_H, slot
 from fuyuki.sbb.rules import editions, load_rules

@@ -183,7 +183,6 @@ def dash_options(g: "Game", ms: list["Char"]) -> list[str]:
 
 def action_part(g: "Game", seat: int, key: str) -> Flow:
     """One of 精神集中 / 応急手当 / 特殊能力 / 再契約."""
-    camp = g.camps[seat]
     choice = yield from g._ask(seat, "action", lambda: action_options(g, seat, key), group=key)
     kind, _, rest = choice.partition(":")
     g.emit("action", seat=seat, action=kind)

@@ -187,7 +187,6 @@ class War:
 
     # -- the war ------------------------------------------------------------------------------
     def _run(self):
-        r = self.rules
         self.ev("war_start", roster=self.roster.name, n=len(self.pairs),
                 pairs=[{"servant": p.servant.name, "master": p.master.name, "lv": p.servant.lv,
                         "faction": self.roster.factions.get(p.pair.faction, p.pair.faction)}

@@ -5,9 +5,10 @@ ask for decisions; asking stops the run until every asked seat has answered thro
 :meth:`Game.submit`, then the step's continuation runs with the answers. Because steps are
 plain data, :meth:`Game.clone` is a copy of a few lists.
 
-Where each rule lives: setup and drafts, gems, bids, the draw step and the end here;
-battles in :mod:`fuyuki.sbb.battle`; losses, preventions and reactions in
-:mod:`fuyuki.sbb.losses`; what a seat may see in :mod:`fuyuki.sbb.view`.
+Where each rule lives: the protocol, decks, card facts and the end check here; setup and
+drafts in :mod:`fuyuki.sbb.setup`; gems, bids, reveal, events, the draw step and the round's
+end in :mod:`fuyuki.sbb.rounds`; battles in :mod:`fuyuki.sbb.battle`; losses, preventions
+and reactions in :mod:`fuyuki.sbb.losses`; what a seat may see in :mod:`fuyuki.sbb.view`.
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ from fuyuki.core.events import Event
 from fuyuki.core.protocol import Decision, check_choice
 from fuyuki.core.record import Record
 from fuyuki.core.rng import stream
-from fuyuki.sbb.cards import parse_action
 from fuyuki.sbb.rules import Rules
 from fuyuki.sbb.state import State
 
@@ -316,198 +316,6 @@ class Game:
         self.emit("game_over", reason=reason, winners=winners, gems=list(s.gems))
 
 
-# ---------------------------------------------------------------------- setup and drafts
-@step
-def step_setup(g: Game) -> None:
-    s, r, cs = g.s, g.rules, g.rules.cards
-    lands = list(cs.lands)
-    if s.n == 3:
-        removed = s.rng.choice(lands)
-        lands.remove(removed)
-        g.emit("land_removed", land=removed)
-    s.lands = lands
-    s.gems_on = [0] * len(lands)
-    s.pool = r.gem_pool
-    deck = cs.action_deck(lands, r.events)
-    s.luck_cards = cs.luck_cards(deck)
-    s.rng.shuffle(deck)
-    s.adeck = deck
-    masters = [m for m in r.masters if m not in r.set_aside]
-    s.mdeck = masters
-    s.rng.shuffle(s.mdeck)
-    aside = [("return_set_aside",)] if r.set_aside else []
-    s.sdeck = list(r.servants)
-    s.rng.shuffle(s.sdeck)
-    s.parent = s.rng.randrange(s.n)
-    if r.coins:
-        s.coins = [1] * s.n
-    g.emit("setup", players=s.n, lands=lands, parent=s.parent, pool=s.pool)
-    if r.deal == "draft":
-        g.then(("draft_start", "master"), *aside, ("draft_start", "servant"), ("deal",),
-               ("round_start",))
-    else:
-        g.then(("deal_random",), *aside, ("deal",), ("round_start",))
-
-
-@step
-def step_return_set_aside(g: Game) -> None:
-    s = g.s
-    s.mdeck.extend(g.rules.set_aside)
-    s.rng.shuffle(s.mdeck)
-    g.emit("set_aside_returned", cards=list(g.rules.set_aside))
-
-
-@step
-def step_deal_random(g: Game) -> None:
-    s = g.s
-    for seat in s.order():
-        s.master[seat] = g.draw_card("master") or ""
-        s.servant[seat] = g.draw_card("servant") or ""
-        g.emit("dealt", to=(seat,), seat=seat, master=s.master[seat], servant=s.servant[seat])
-    _start_dark(g)
-
-
-def _start_dark(g: Game) -> None:
-    if g.rules.start_dark:
-        s = g.s
-        for seat in range(s.n):
-            if g.ability(seat) == "darken":
-                s.dark[seat] = True
-
-
-@step
-def step_draft_start(g: Game, kind: str) -> None:
-    s = g.s
-    deck = s.mdeck if kind == "master" else s.sdeck
-    size = g.rules.draft_pack if s.n < 7 else max(g.rules.draft_pack, 7)
-    pack = [deck.pop() for _ in range(min(size, len(deck)))]
-    first = s.parent if kind == "master" else (s.parent - 1) % s.n
-    s.phase = f"draft_{kind}"
-    g.emit("draft_start", kind=kind, first=first, size=len(pack),
-           direction="left" if kind == "master" else "right")
-    g.then(("draft_pick", kind, first, tuple(pack), 0))
-
-
-@step
-def step_draft_pick(g: Game, kind: str, seat: int, pack: tuple, picked: int) -> None:
-    s = g.s
-    s.seen[seat].extend(c for c in pack if c not in s.seen[seat])
-    g.ask({seat: Decision(f"draft_{kind}", pack)}, ("draft_picked", kind, seat, pack, picked))
-
-
-@step
-def step_draft_picked(g: Game, kind: str, seat: int, pack: tuple, picked: int, answers) -> None:
-    s = g.s
-    card = answers[seat]
-    if kind == "master":
-        s.master[seat] = card
-    else:
-        s.servant[seat] = card
-    g.emit("draft_kept", to=(seat,), kind=kind, seat=seat, card=card, pack=list(pack))
-    g.emit("draft_pass", kind=kind, seat=seat, left=len(pack) - 1)
-    rest = tuple(c for c in pack if c != card)
-    picked += 1
-    if picked < s.n and rest:
-        step_ = 1 if kind == "master" else -1
-        g.then(("draft_pick", kind, (seat + step_) % s.n, rest, picked))
-    else:
-        deck = s.mdeck if kind == "master" else s.sdeck
-        deck.extend(rest)
-        s.rng.shuffle(deck)
-        if kind == "master":
-            _start_dark(g)
-
-
-@step
-def step_deal(g: Game) -> None:
-    s = g.s
-    drawn: dict[int, list[str]] = {}
-    for _ in range(g.rules.opening_hand):
-        for seat in s.order():
-            card = g.take_action_card(seat)
-            if card is not None:
-                drawn.setdefault(seat, []).append(card)
-    g.log_draws(drawn)
-
-
-# ---------------------------------------------------------------------- a round
-@step
-def step_round_start(g: Game) -> None:
-    s, r = g.s, g.rules
-    if s.round >= r.round_cap:
-        g.end_game("round_cap")
-        return
-    s.round += 1
-    s.phase = "gems"
-    s.bids = [None] * s.n
-    s.lost_master = [False] * s.n
-    s.lost_servant = [False] * s.n
-    g.emit("round", round=s.round, parent=s.parent)
-    if s.pool <= 0 and not r.unlimited_gems:
-        g.end_game("pool_empty")
-        return
-    for li in range(len(s.lands)):
-        if s.pool > 0 or r.unlimited_gems:
-            s.gems_on[li] += 1
-            s.pool -= 0 if r.unlimited_gems else 1  # 聖杯大戦争: the pool never runs out
-    g.emit("gems_placed", gems=list(s.gems_on))
-    if s.pool > 0 or r.unlimited_gems:
-        g.ask({s.parent: Decision("place_gem", tuple(s.lands))}, ("place_extra",))
-    else:
-        g.then(("bids_open",))
-
-
-@step
-def step_place_extra(g: Game, answers) -> None:
-    s = g.s
-    land = answers[s.parent]
-    s.gems_on[s.lands.index(land)] += 1
-    s.pool -= 0 if g.rules.unlimited_gems else 1
-    g.emit("extra_gem", seat=s.parent, land=land)
-    g.then(("bids_open",))
-
-
-@step
-def step_bids_open(g: Game) -> None:
-    s = g.s
-    s.phase = "bid"
-    asks = {seat: Decision("bid", tuple(sorted(set(s.hand[seat]))))
-            for seat in range(s.n) if s.hand[seat]}
-    if asks:
-        g.ask(asks, ("reveal",))
-    else:
-        g.then(("reveal", {}))
-
-
-@step
-def step_reveal(g: Game, answers) -> None:
-    s = g.s
-    s.phase = "reveal"
-    for seat, card in answers.items():
-        s.hand[seat].remove(card)
-        s.bids[seat] = card
-    g.emit("reveal", bids=list(s.bids))
-    # every master and servant of a player in any battle turns face up, before any battle
-    colours: dict[str, list[int]] = {}   # colour -> bidders, from the parent to the left
-    for seat in s.order():
-        bid = s.bids[seat]
-        a = parse_action(bid) if bid else None
-        if a:
-            colours.setdefault(a.colour, []).append(seat)
-    for seats in colours.values():
-        if len(seats) >= 2:
-            for seat in seats:
-                flip(g, seat, "master")
-                flip(g, seat, "servant")
-    cs = g.rules.cards
-    steps = []
-    for li, land in enumerate(s.lands):
-        parts = colours.get(cs.lands[land].colour)
-        if parts:
-            steps.append(("battle", li, tuple(parts)))
-    g.then(*steps, ("events_resolve",), ("cleanup",), ("draw_step",), ("round_end",))
-
-
 def flip(g: Game, seat: int, what: str) -> None:
     """Turn a seat's master or servant face up (a public event naming the card)."""
     s = g.s
@@ -518,96 +326,10 @@ def flip(g: Game, seat: int, what: str) -> None:
         g.emit("flip", seat=seat, what=what, card=card)
 
 
-@step
-def step_events_resolve(g: Game) -> None:
-    s, cs = g.s, g.rules.cards
-    for seat in s.order():
-        card = s.bids[seat]
-        if card in cs.events:
-            kind = cs.events[card].kind
-            if kind == "swap":
-                targets = tuple(x for x in s.seats_from(seat)[1:])
-                g.then(("swap_ask", seat, targets))
-            elif kind == "grail":
-                g.then(("grail", seat))
-
-
-@step
-def step_swap_ask(g: Game, seat: int, targets: tuple) -> None:
-    g.s.phase = "events"
-    g.ask({seat: Decision("swap", targets)}, ("swap_do", seat))
-
-
-@step
-def step_swap_do(g: Game, seat: int, answers) -> None:
-    s = g.s
-    other = answers[seat]
-    s.servant[seat], s.servant[other] = s.servant[other], s.servant[seat]
-    s.s_up[seat], s.s_up[other] = s.s_up[other], s.s_up[seat]
-    g.emit("swap", seat=seat, target=other)
-    g.emit("swap_cards", to=(seat, other), seat=seat, target=other,
-           now_seat=s.servant[seat], now_target=s.servant[other])
-
-
-@step
-def step_grail(g: Game, seat: int) -> None:
-    g.s.grail = True
-    g.emit("grail", seat=seat)
-
-
-@step
-def step_cleanup(g: Game) -> None:
-    s = g.s
-    for seat in range(s.n):
-        if s.bids[seat] is not None:
-            s.adisc.append(s.bids[seat])
-
-
-@step
-def step_draw_step(g: Game) -> None:
-    s, r = g.s, g.rules
-    s.phase = "draw"
-    drawn: dict[int, list[str]] = {}
-    for seat in s.order():
-        if s.over:
-            break
-        size = len(s.hand[seat])
-        if r.draw_rule == "one":
-            draw = True
-        elif not s.m_up[seat]:
-            draw = size <= r.facedown_draw_max
-        else:
-            draw = size < g.mana(seat)
-        if draw:
-            card = g.take_action_card(seat)
-            if card is not None:
-                drawn[seat] = [card]
-    g.log_draws(drawn)
-
-
-@step
-def step_round_end(g: Game) -> None:
-    s, r = g.s, g.rules
-    if s.over:
-        return
-    if g.check_end():
-        return
-    if not r.coins:
-        if s.grail:
-            g.end_game("grail")
-            return
-    s.parent = (s.parent + 1) % s.n
-    if g.pause_at_round_end:
-        s.phase = "paused"
-        return
-    g.then(("round_start",))
-
-
 # ---------------------------------------------------------------------- construction
 def new_game(players: int = 4, seed: int | None = None, rules: Rules | None = None,
              *, quiet: bool = False) -> Game:
     """A new game of ``players`` seats. ``rules`` default to the final edition."""
-    from fuyuki.sbb import battle, losses  # noqa: F401  (registers their steps)
 
     rules = rules or default_rules()
     if players not in rules.players:

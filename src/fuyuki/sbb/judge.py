@@ -189,7 +189,6 @@ def judge(path: str | Path, lang: str = "ja", cards: str | Path | None = None,
           edition: str | None = None, mode: str | None = None,
           options: tuple[str, ...] | None = None) -> Verdict:
     """Resolve the scenario's round and explain every step."""
-    from fuyuki.sbb import battle, losses  # noqa: F401  (registers their steps)
 
     game, choices = load_scenario(path, cards, edition, mode, options)
     game._run()

@@ -45,7 +45,7 @@ def step_losses(g: Game, losses: tuple, cause: str) -> None:
 
 @step
 def step_losses_apply(g: Game, losses: tuple, cause: str, answers) -> None:
-    s, r, cs = g.s, g.rules, g.rules.cards
+    s, r = g.s, g.rules
     final: list[tuple] = []
     for loss in losses:
         victim, what, how, src = loss

@@ -31,7 +31,8 @@ from fuyuki.core.errors import DataError, IllegalAction
 from fuyuki.core.protocol import Decision
 from fuyuki.core.record import Record
 from fuyuki.core.rng import stream
-from fuyuki.sbb.game import STEPS, Game, _start_dark, default_rules, step
+from fuyuki.sbb.game import STEPS, Game, default_rules, step
+from fuyuki.sbb.setup import start_dark_masters
 from fuyuki.sbb.rules import Rules
 from fuyuki.sbb.state import State
 
@@ -43,7 +44,6 @@ def start(players: int = 4, seed: int | None = None, rules: Rules | None = None,
           *, quiet: bool = False) -> Game:
     """A new game where only the setup step has run (decks shuffled, first parent chosen).
     Call :func:`deal` on it before anything else."""
-    from fuyuki.sbb import battle, losses  # noqa: F401  (registers their steps)
 
     rules = rules or default_rules()
     if players not in rules.players:
@@ -160,7 +160,7 @@ def step_deal_random_free(g: Game, seats: tuple) -> None:
         s.master[seat] = g.draw_card("master") or ""
         s.servant[seat] = g.draw_card("servant") or ""
         g.emit("dealt", to=(seat,), seat=seat, master=s.master[seat], servant=s.servant[seat])
-    _start_dark(g)
+    start_dark_masters(g)
 
 
 @step
@@ -171,7 +171,7 @@ def step_draft_free(g: Game, kind: str, seats: tuple) -> None:
     s = g.s
     if not seats:
         if kind == "master":
-            _start_dark(g)
+            start_dark_masters(g)
         return
     order = list(seats) if kind == "master" else [seats[-1]] + list(reversed(seats[:-1]))
     deck = s.mdeck if kind == "master" else s.sdeck
@@ -211,4 +211,4 @@ def step_draft_free_picked(g: Game, kind: str, order: tuple, i: int, pack: tuple
         deck.extend(rest)
         s.rng.shuffle(deck)
         if kind == "master":
-            _start_dark(g)
+            start_dark_masters(g)

@@ -63,7 +63,6 @@ def think(name: str, seed: int, rules_key: tuple, seconds: float, view: dict,
           decision: dict) -> Any:
     """A slow bot's answer, computed in the worker process from the seat's view only."""
     from fuyuki.core.protocol import Decision
-    from fuyuki.sbb import battle, losses  # noqa: F401 - register the rule steps in this process
 
     rules = rules_for(*rules_key)
     bot = make_bot(name, seed, rules=rules, seconds=seconds)

@@ -1,0 +1,170 @@
+"""A round (§4): gems, sealed bids, the reveal, events after the battles, the draw step and
+the round's end. The battles themselves are in :mod:`fuyuki.sbb.battle`."""
+
+from __future__ import annotations
+
+from fuyuki.core.protocol import Decision
+from fuyuki.sbb.cards import parse_action
+from fuyuki.sbb.game import Game, flip, step
+
+
+@step
+def step_round_start(g: Game) -> None:
+    s, r = g.s, g.rules
+    if s.round >= r.round_cap:
+        g.end_game("round_cap")
+        return
+    s.round += 1
+    s.phase = "gems"
+    s.bids = [None] * s.n
+    s.lost_master = [False] * s.n
+    s.lost_servant = [False] * s.n
+    g.emit("round", round=s.round, parent=s.parent)
+    if s.pool <= 0 and not r.unlimited_gems:
+        g.end_game("pool_empty")
+        return
+    for li in range(len(s.lands)):
+        if s.pool > 0 or r.unlimited_gems:
+            s.gems_on[li] += 1
+            s.pool -= 0 if r.unlimited_gems else 1  # 聖杯大戦争: the pool never runs out
+    g.emit("gems_placed", gems=list(s.gems_on))
+    if s.pool > 0 or r.unlimited_gems:
+        g.ask({s.parent: Decision("place_gem", tuple(s.lands))}, ("place_extra",))
+    else:
+        g.then(("bids_open",))
+
+
+@step
+def step_place_extra(g: Game, answers) -> None:
+    s = g.s
+    land = answers[s.parent]
+    s.gems_on[s.lands.index(land)] += 1
+    s.pool -= 0 if g.rules.unlimited_gems else 1
+    g.emit("extra_gem", seat=s.parent, land=land)
+    g.then(("bids_open",))
+
+
+@step
+def step_bids_open(g: Game) -> None:
+    s = g.s
+    s.phase = "bid"
+    asks = {seat: Decision("bid", tuple(sorted(set(s.hand[seat]))))
+            for seat in range(s.n) if s.hand[seat]}
+    if asks:
+        g.ask(asks, ("reveal",))
+    else:
+        g.then(("reveal", {}))
+
+
+@step
+def step_reveal(g: Game, answers) -> None:
+    s = g.s
+    s.phase = "reveal"
+    for seat, card in answers.items():
+        s.hand[seat].remove(card)
+        s.bids[seat] = card
+    g.emit("reveal", bids=list(s.bids))
+    # every master and servant of a player in any battle turns face up, before any battle
+    colours: dict[str, list[int]] = {}   # colour -> bidders, from the parent to the left
+    for seat in s.order():
+        bid = s.bids[seat]
+        a = parse_action(bid) if bid else None
+        if a:
+            colours.setdefault(a.colour, []).append(seat)
+    for seats in colours.values():
+        if len(seats) >= 2:
+            for seat in seats:
+                flip(g, seat, "master")
+                flip(g, seat, "servant")
+    cs = g.rules.cards
+    steps = []
+    for li, land in enumerate(s.lands):
+        parts = colours.get(cs.lands[land].colour)
+        if parts:
+            steps.append(("battle", li, tuple(parts)))
+    g.then(*steps, ("events_resolve",), ("cleanup",), ("draw_step",), ("round_end",))
+
+
+@step
+def step_events_resolve(g: Game) -> None:
+    s, cs = g.s, g.rules.cards
+    for seat in s.order():
+        card = s.bids[seat]
+        if card in cs.events:
+            kind = cs.events[card].kind
+            if kind == "swap":
+                targets = tuple(x for x in s.seats_from(seat)[1:])
+                g.then(("swap_ask", seat, targets))
+            elif kind == "grail":
+                g.then(("grail", seat))
+
+
+@step
+def step_swap_ask(g: Game, seat: int, targets: tuple) -> None:
+    g.s.phase = "events"
+    g.ask({seat: Decision("swap", targets)}, ("swap_do", seat))
+
+
+@step
+def step_swap_do(g: Game, seat: int, answers) -> None:
+    s = g.s
+    other = answers[seat]
+    s.servant[seat], s.servant[other] = s.servant[other], s.servant[seat]
+    s.s_up[seat], s.s_up[other] = s.s_up[other], s.s_up[seat]
+    g.emit("swap", seat=seat, target=other)
+    g.emit("swap_cards", to=(seat, other), seat=seat, target=other,
+           now_seat=s.servant[seat], now_target=s.servant[other])
+
+
+@step
+def step_grail(g: Game, seat: int) -> None:
+    g.s.grail = True
+    g.emit("grail", seat=seat)
+
+
+@step
+def step_cleanup(g: Game) -> None:
+    s = g.s
+    for seat in range(s.n):
+        if s.bids[seat] is not None:
+            s.adisc.append(s.bids[seat])
+
+
+@step
+def step_draw_step(g: Game) -> None:
+    s, r = g.s, g.rules
+    s.phase = "draw"
+    drawn: dict[int, list[str]] = {}
+    for seat in s.order():
+        if s.over:
+            break
+        size = len(s.hand[seat])
+        if r.draw_rule == "one":
+            draw = True
+        elif not s.m_up[seat]:
+            draw = size <= r.facedown_draw_max
+        else:
+            draw = size < g.mana(seat)
+        if draw:
+            card = g.take_action_card(seat)
+            if card is not None:
+                drawn[seat] = [card]
+    g.log_draws(drawn)
+
+
+@step
+def step_round_end(g: Game) -> None:
+    s, r = g.s, g.rules
+    if s.over:
+        return
+    if g.check_end():
+        return
+    if not r.coins:
+        if s.grail:
+            g.end_game("grail")
+            return
+    s.parent = (s.parent + 1) % s.n
+    if g.pause_at_round_end:
+        s.phase = "paused"
+        return
+    g.then(("round_start",))

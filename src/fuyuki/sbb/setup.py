@@ -1,0 +1,120 @@
+"""Setup (§3): lands, decks, the first parent, the master and servant drafts (or the v1.x
+random deal), the opening hands."""
+
+from __future__ import annotations
+
+from fuyuki.core.protocol import Decision
+from fuyuki.sbb.game import Game, step
+
+
+@step
+def step_setup(g: Game) -> None:
+    s, r, cs = g.s, g.rules, g.rules.cards
+    lands = list(cs.lands)
+    if s.n == 3:
+        removed = s.rng.choice(lands)
+        lands.remove(removed)
+        g.emit("land_removed", land=removed)
+    s.lands = lands
+    s.gems_on = [0] * len(lands)
+    s.pool = r.gem_pool
+    deck = cs.action_deck(lands, r.events)
+    s.luck_cards = cs.luck_cards(deck)
+    s.rng.shuffle(deck)
+    s.adeck = deck
+    masters = [m for m in r.masters if m not in r.set_aside]
+    s.mdeck = masters
+    s.rng.shuffle(s.mdeck)
+    aside = [("return_set_aside",)] if r.set_aside else []
+    s.sdeck = list(r.servants)
+    s.rng.shuffle(s.sdeck)
+    s.parent = s.rng.randrange(s.n)
+    if r.coins:
+        s.coins = [1] * s.n
+    g.emit("setup", players=s.n, lands=lands, parent=s.parent, pool=s.pool)
+    if r.deal == "draft":
+        g.then(("draft_start", "master"), *aside, ("draft_start", "servant"), ("deal",),
+               ("round_start",))
+    else:
+        g.then(("deal_random",), *aside, ("deal",), ("round_start",))
+
+
+@step
+def step_return_set_aside(g: Game) -> None:
+    s = g.s
+    s.mdeck.extend(g.rules.set_aside)
+    s.rng.shuffle(s.mdeck)
+    g.emit("set_aside_returned", cards=list(g.rules.set_aside))
+
+
+@step
+def step_deal_random(g: Game) -> None:
+    s = g.s
+    for seat in s.order():
+        s.master[seat] = g.draw_card("master") or ""
+        s.servant[seat] = g.draw_card("servant") or ""
+        g.emit("dealt", to=(seat,), seat=seat, master=s.master[seat], servant=s.servant[seat])
+    start_dark_masters(g)
+
+
+def start_dark_masters(g: Game) -> None:
+    if g.rules.start_dark:
+        s = g.s
+        for seat in range(s.n):
+            if g.ability(seat) == "darken":
+                s.dark[seat] = True
+
+
+@step
+def step_draft_start(g: Game, kind: str) -> None:
+    s = g.s
+    deck = s.mdeck if kind == "master" else s.sdeck
+    size = g.rules.draft_pack if s.n < 7 else max(g.rules.draft_pack, 7)
+    pack = [deck.pop() for _ in range(min(size, len(deck)))]
+    first = s.parent if kind == "master" else (s.parent - 1) % s.n
+    s.phase = f"draft_{kind}"
+    g.emit("draft_start", kind=kind, first=first, size=len(pack),
+           direction="left" if kind == "master" else "right")
+    g.then(("draft_pick", kind, first, tuple(pack), 0))
+
+
+@step
+def step_draft_pick(g: Game, kind: str, seat: int, pack: tuple, picked: int) -> None:
+    s = g.s
+    s.seen[seat].extend(c for c in pack if c not in s.seen[seat])
+    g.ask({seat: Decision(f"draft_{kind}", pack)}, ("draft_picked", kind, seat, pack, picked))
+
+
+@step
+def step_draft_picked(g: Game, kind: str, seat: int, pack: tuple, picked: int, answers) -> None:
+    s = g.s
+    card = answers[seat]
+    if kind == "master":
+        s.master[seat] = card
+    else:
+        s.servant[seat] = card
+    g.emit("draft_kept", to=(seat,), kind=kind, seat=seat, card=card, pack=list(pack))
+    g.emit("draft_pass", kind=kind, seat=seat, left=len(pack) - 1)
+    rest = tuple(c for c in pack if c != card)
+    picked += 1
+    if picked < s.n and rest:
+        step_ = 1 if kind == "master" else -1
+        g.then(("draft_pick", kind, (seat + step_) % s.n, rest, picked))
+    else:
+        deck = s.mdeck if kind == "master" else s.sdeck
+        deck.extend(rest)
+        s.rng.shuffle(deck)
+        if kind == "master":
+            start_dark_masters(g)
+
+
+@step
+def step_deal(g: Game) -> None:
+    s = g.s
+    drawn: dict[int, list[str]] = {}
+    for _ in range(g.rules.opening_hand):
+        for seat in s.order():
+            card = g.take_action_card(seat)
+            if card is not None:
+                drawn.setdefault(seat, []).append(card)
+    g.log_draws(drawn)
