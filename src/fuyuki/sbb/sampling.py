@@ -51,6 +51,7 @@ from fuyuki.core.protocol import Decision
 from fuyuki.core.record import Record
 from fuyuki.sbb.cards import parse_action
 from fuyuki.sbb.rules import Rules
+from fuyuki.sbb.setup import draft_order
 from fuyuki.sbb.state import State
 
 SUPPORTED = ("draft_master", "draft_servant", "place_gem", "bid", "jewel", "swap")
@@ -356,7 +357,8 @@ class Sampler:
         asks = {me: decision}
         if kind in ("draft_master", "draft_servant"):
             what = kind.removeprefix("draft_")
-            cont = ("draft_picked", what, me, decision.options, self._pick_index(what, me))
+            order = draft_order(what, tuple((self.parent0 + i) % n for i in range(n)))
+            cont = ("draft_picked", what, order, self._pick_index(what, me), decision.options)
             if what == "master":
                 aside = [("return_set_aside",)] if self.rules.set_aside else []
                 todo = aside + [("draft_start", "servant"), ("deal",), ("round_start",)]

@@ -48,9 +48,11 @@ def step_return_set_aside(g: Game) -> None:
 
 
 @step
-def step_deal_random(g: Game) -> None:
+def step_deal_random(g: Game, seats: tuple | None = None) -> None:
+    """v1.x: one master and one servant to each seat (``seats``: from the parent to the left,
+    default all)."""
     s = g.s
-    for seat in s.order():
+    for seat in s.order() if seats is None else seats:
         s.master[seat] = g.draw_card("master") or ""
         s.servant[seat] = g.draw_card("servant") or ""
         g.emit("dealt", to=(seat,), seat=seat, master=s.master[seat], servant=s.servant[seat])
@@ -65,29 +67,46 @@ def start_dark_masters(g: Game) -> None:
                 s.dark[seat] = True
 
 
+def draft_order(kind: str, seats: tuple[int, ...]) -> tuple[int, ...]:
+    """Who picks when, given the drafting ``seats`` from the parent to the left: the master
+    pack starts with the first and goes left; the servant pack starts at the parent's right
+    (the last of them) and goes right."""
+    if kind == "master":
+        return tuple(seats)
+    return (seats[-1],) + tuple(reversed(seats[:-1]))
+
+
 @step
-def step_draft_start(g: Game, kind: str) -> None:
+def step_draft_start(g: Game, kind: str, seats: tuple | None = None) -> None:
+    """A draft (§3) among ``seats`` (from the parent to the left; default all)."""
     s = g.s
+    seats = s.order() if seats is None else seats
+    if not seats:
+        if kind == "master":
+            start_dark_masters(g)
+        return
+    order = draft_order(kind, seats)
     deck = s.mdeck if kind == "master" else s.sdeck
     size = g.rules.draft_pack if s.n < 7 else max(g.rules.draft_pack, 7)
     pack = [deck.pop() for _ in range(min(size, len(deck)))]
-    first = s.parent if kind == "master" else (s.parent - 1) % s.n
     s.phase = f"draft_{kind}"
-    g.emit("draft_start", kind=kind, first=first, size=len(pack),
+    g.emit("draft_start", kind=kind, first=order[0], size=len(pack),
            direction="left" if kind == "master" else "right")
-    g.then(("draft_pick", kind, first, tuple(pack), 0))
+    g.then(("draft_pick", kind, order, 0, tuple(pack)))
 
 
 @step
-def step_draft_pick(g: Game, kind: str, seat: int, pack: tuple, picked: int) -> None:
+def step_draft_pick(g: Game, kind: str, order: tuple, i: int, pack: tuple) -> None:
     s = g.s
+    seat = order[i]
     s.seen[seat].extend(c for c in pack if c not in s.seen[seat])
-    g.ask({seat: Decision(f"draft_{kind}", pack)}, ("draft_picked", kind, seat, pack, picked))
+    g.ask({seat: Decision(f"draft_{kind}", pack)}, ("draft_picked", kind, order, i, pack))
 
 
 @step
-def step_draft_picked(g: Game, kind: str, seat: int, pack: tuple, picked: int, answers) -> None:
+def step_draft_picked(g: Game, kind: str, order: tuple, i: int, pack: tuple, answers) -> None:
     s = g.s
+    seat = order[i]
     card = answers[seat]
     if kind == "master":
         s.master[seat] = card
@@ -96,10 +115,8 @@ def step_draft_picked(g: Game, kind: str, seat: int, pack: tuple, picked: int, a
     g.emit("draft_kept", to=(seat,), kind=kind, seat=seat, card=card, pack=list(pack))
     g.emit("draft_pass", kind=kind, seat=seat, left=len(pack) - 1)
     rest = tuple(c for c in pack if c != card)
-    picked += 1
-    if picked < s.n and rest:
-        step_ = 1 if kind == "master" else -1
-        g.then(("draft_pick", kind, (seat + step_) % s.n, rest, picked))
+    if i + 1 < len(order) and rest:
+        g.then(("draft_pick", kind, order, i + 1, rest))
     else:
         deck = s.mdeck if kind == "master" else s.sdeck
         deck.extend(rest)

@@ -28,11 +28,9 @@ import secrets
 from typing import Mapping
 
 from fuyuki.core.errors import DataError, IllegalAction
-from fuyuki.core.protocol import Decision
 from fuyuki.core.record import Record
 from fuyuki.core.rng import stream
-from fuyuki.sbb.game import STEPS, Game, default_rules, step
-from fuyuki.sbb.setup import start_dark_masters
+from fuyuki.sbb.game import STEPS, Game, default_rules
 from fuyuki.sbb.rules import Rules
 from fuyuki.sbb.state import State
 
@@ -99,12 +97,12 @@ def _replace(op: tuple, assign: str, free: tuple) -> list[tuple]:
     a draft becomes the random deal (the servant draft then goes) or the reverse."""
     if op[0] == "draft_start":
         if assign == "draft":
-            return [("draft_free", op[1], free)]
-        return [("deal_random_free", free)] if op[1] == "master" else []
+            return [("draft_start", op[1], free)]
+        return [("deal_random", free)] if op[1] == "master" else []
     if op[0] == "deal_random":
         if assign == "random":
-            return [("deal_random_free", free)]
-        return [("draft_free", "servant", free), ("draft_free", "master", free)]
+            return [("deal_random", free)]
+        return [("draft_start", "servant", free), ("draft_start", "master", free)]
     return [op]
 
 
@@ -149,66 +147,3 @@ def _check_fixed(fixed: dict, n: int, masters: list[str], servants: list[str],
             raise DataError("--fix", key, f"{master}+{servant}: a card is fixed twice")
         seen_m.add(master)
         seen_s.add(servant)
-
-
-# ---------------------------------------------------------------------- the replacement steps
-@step
-def step_deal_random_free(g: Game, seats: tuple) -> None:
-    """Deal one master and one servant to each of ``seats`` (from the parent to the left)."""
-    s = g.s
-    for seat in seats:
-        s.master[seat] = g.draw_card("master") or ""
-        s.servant[seat] = g.draw_card("servant") or ""
-        g.emit("dealt", to=(seat,), seat=seat, master=s.master[seat], servant=s.servant[seat])
-    start_dark_masters(g)
-
-
-@step
-def step_draft_free(g: Game, kind: str, seats: tuple) -> None:
-    """The draft of §3 among ``seats`` only (given from the parent to the left): the master
-    pack starts at the first of them and goes left, the servant pack starts at the last of
-    them (the nearest to the parent's right) and goes right."""
-    s = g.s
-    if not seats:
-        if kind == "master":
-            start_dark_masters(g)
-        return
-    order = list(seats) if kind == "master" else [seats[-1]] + list(reversed(seats[:-1]))
-    deck = s.mdeck if kind == "master" else s.sdeck
-    size = g.rules.draft_pack if s.n < 7 else max(g.rules.draft_pack, 7)
-    pack = [deck.pop() for _ in range(min(size, len(deck)))]
-    s.phase = f"draft_{kind}"
-    g.emit("draft_start", kind=kind, first=order[0], size=len(pack),
-           direction="left" if kind == "master" else "right")
-    g.then(("draft_free_pick", kind, tuple(order), 0, tuple(pack)))
-
-
-@step
-def step_draft_free_pick(g: Game, kind: str, order: tuple, i: int, pack: tuple) -> None:
-    s = g.s
-    seat = order[i]
-    s.seen[seat].extend(c for c in pack if c not in s.seen[seat])
-    g.ask({seat: Decision(f"draft_{kind}", pack)}, ("draft_free_picked", kind, order, i, pack))
-
-
-@step
-def step_draft_free_picked(g: Game, kind: str, order: tuple, i: int, pack: tuple,
-                           answers) -> None:
-    s = g.s
-    seat = order[i]
-    card = answers[seat]
-    if kind == "master":
-        s.master[seat] = card
-    else:
-        s.servant[seat] = card
-    g.emit("draft_kept", to=(seat,), kind=kind, seat=seat, card=card, pack=list(pack))
-    g.emit("draft_pass", kind=kind, seat=seat, left=len(pack) - 1)
-    rest = tuple(c for c in pack if c != card)
-    if i + 1 < len(order) and rest:
-        g.then(("draft_free_pick", kind, order, i + 1, rest))
-    else:
-        deck = s.mdeck if kind == "master" else s.sdeck
-        deck.extend(rest)
-        s.rng.shuffle(deck)
-        if kind == "master":
-            start_dark_masters(g)
