@@ -82,3 +82,10 @@ def test_judge_mode_flag_overrides_and_refuses_removed_card():
 def test_play_refuses_impossible_player_count():
     r = runner.invoke(app, ["play", "--bots-only", "--mode", "big_battle", "--players", "4"])
     assert r.exit_code == 2 and "7" in r.output
+
+
+def test_screen_marks_hidden_cards_and_parent_in_english():
+    """Rich markup must not swallow the bracketed markers ([hidden], [parent])."""
+    r = runner.invoke(app, ["play", "--seed", "8", "--bots", "random", "--lang", "en"],
+                      input="1\n" * 30)
+    assert "[hidden]" in r.output and "[parent]" in r.output

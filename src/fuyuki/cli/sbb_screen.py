@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rich.console import Group
+from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
@@ -36,7 +37,7 @@ def players_table(view: dict[str, Any], cards: CardSet, lang: str) -> Table:
     for p in view["seats"]:
         name = seat_name(p["seat"], lang, me)
         if p["seat"] == view["parent"]:
-            name += f" [{t(lang, 'ui.parent')}]"
+            name += escape(f" [{t(lang, 'ui.parent')}]")
         master = card_name(p["master"], lang, cards) if p["master"] else f"({t(lang, 'ui.hidden')})"
         if p["dark"]:
             master += f" {t(lang, 'ui.dark')}"
@@ -61,14 +62,14 @@ def my_cards(view: dict[str, Any], cards: CardSet, lang: str) -> Table:
         state = t(lang, "ui.revealed") if pub["master_up"] else t(lang, "ui.hidden")
         dark = f" {t(lang, 'ui.dark')}" if me["dark"] else ""
         table.add_row(t(lang, "what.master"),
-                      f"{m.name['ja']}{dark} [{state}] {t(lang, 'ui.mana')}{me['mana']} "
-                      f"《{m.ability_name['ja']}》 {m.text[lang]}")
+                      escape(f"{m.name['ja']}{dark} [{state}] {t(lang, 'ui.mana')}{me['mana']} "
+                             f"《{m.ability_name['ja']}》 {m.text[lang]}"))
     if me["servant"]:
         sv = cards.servants[me["servant"]]
         state = t(lang, "ui.revealed") if pub["servant_up"] else t(lang, "ui.hidden")
         table.add_row(t(lang, "what.servant"),
-                      f"{sv.name['ja']} [{state}] {t(lang, 'ui.power')}{sv.power} "
-                      f"《{sv.np_name['ja']}》 {sv.text[lang]}")
+                      escape(f"{sv.name['ja']} [{state}] {t(lang, 'ui.power')}{sv.power} "
+                             f"《{sv.np_name['ja']}》 {sv.text[lang]}"))
     hand = "  ".join(card_name(c, lang, cards) for c in me["hand"]) or t(lang, "ui.none")
     table.add_row(t(lang, "ui.hand"), hand)
     return table
