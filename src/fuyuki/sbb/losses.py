@@ -85,9 +85,15 @@ def step_losses_apply(g: Game, losses: tuple, cause: str, answers) -> None:
               and not r.fetch_ignored):
             fetched[victim] = _fetch_master(g, victim)
         sv = g.servant_card(victim)
-        if sv.retaliate and how in ("destroy", "sure") and src != victim:
-            if sv.id in r.auto_np or _played_np(g, victim):
-                retaliations.append((victim, src))
+        if sv.retaliate and (sv.id in r.auto_np or _played_np(g, victim)):
+            # against every player whose effect destroyed it (several in a tie) — unless that
+            # player's servant falls in this same batch: it is gone already, and the
+            # retaliation never reaches the replacement drawn after it
+            for v, what, how_, src_ in final:
+                if v == victim and what == "servant" and how_ in ("destroy", "sure") \
+                        and src_ != victim and src_ not in servant_lost \
+                        and (victim, src_) not in retaliations:
+                    retaliations.append((victim, src_))
     for victim, (_, _, how, src) in master_lost.items():
         ab = g.ability(victim)
         if ab == "fetch_master" and not r.fetch_ignored:
