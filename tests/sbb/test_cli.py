@@ -89,3 +89,14 @@ def test_screen_marks_hidden_cards_and_parent_in_english():
     r = runner.invoke(app, ["play", "--seed", "8", "--bots", "random", "--lang", "en"],
                       input="1\n" * 30)
     assert "[hidden]" in r.output and "[parent]" in r.output
+
+
+def test_ctrl_c_saves_and_exits_130(tmp_path, monkeypatch):
+    from fuyuki.cli import sbb_commands
+
+    def interrupt(self, decision):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(sbb_commands.Terminal, "choose", interrupt)
+    r = runner.invoke(app, ["play", "--seed", "3", "--save", str(tmp_path / "g.json")])
+    assert r.exit_code == 130 and "interrupted" in r.output
+    assert json.loads((tmp_path / "g.json").read_text())["seed"] == 3

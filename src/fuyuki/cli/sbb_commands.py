@@ -159,6 +159,9 @@ def register(app: typer.Typer) -> None:
                       f"{rules.edition}/{rules.mode}")
         try:
             run_game(game, seats, console, lang, watch)
+        except KeyboardInterrupt:
+            console.print("\n(interrupted)")
+            raise typer.Exit(130)
         finally:
             if save:
                 game.record.save(save)
