@@ -61,14 +61,13 @@ def test_summary_matches_the_game_it_describes():
     # replay the same game through the hook and check the summary's facts
     from fuyuki.sbb import setup_overrides as so
     from fuyuki.sim.play import make_agent, seats_of
-    from fuyuki.core.rng import derive_seed
+    from fuyuki.core.rng import derive_seeds
     g = so.start(4, summary["seed"], cfg.rules())
     seat_of = seats_of(4, g.view(None)["parent"], 2)
     so.deal(g, {}, "draft")
     bots = [None] * 4
-    for k in range(4):
-        bots[seat_of[k]] = make_agent("heuristic", derive_seed(summary["seed"], f"bot-{k}"),
-                                      cfg.rules())
+    for k, bot_seed in enumerate(derive_seeds(summary["seed"], "bots", 4)):
+        bots[seat_of[k]] = make_agent("heuristic", bot_seed, cfg.rules())
     while not g.over:
         for seat, d in g.pending().items():
             g.submit(seat, bots[seat].choose(g.view(seat), d))

@@ -44,10 +44,6 @@ class Game:
         self.quiet = quiet
         #: stop after each round's end check (phase "paused") until :meth:`resume`
         self.pause_at_round_end = False
-        targets = [int(m.params["victory"]) for m in rules.cards.masters.values()
-                   if m.ability == "vessel" and not rules.vessel_ends_game]
-        #: no seat with fewer gems can meet a victory condition (a fast path of check_end)
-        self._lowest_target = min([t for t in targets + [rules.victory_gems] if t > 0] or [0])
 
     # ------------------------------------------------------------------ the public door
     @property
@@ -206,7 +202,7 @@ class Game:
                     flip(self, i, "master")
                     self.end_game("vessel", [i])
                     return True
-        if max(s.gems) < self._lowest_target:
+        if max(s.gems) < r.lowest_victory_target:
             return False
         reached = [i for i in range(s.n)
                    if s.master[i] and 0 < self.victory_target(i) <= s.gems[i]]

@@ -8,6 +8,7 @@ tests an edition's or a card's name.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import Path
 
 from fuyuki.core.data import Table, package_file, read_toml
@@ -66,6 +67,14 @@ class Rules:
     @property
     def gems_conserved(self) -> bool:
         return not self.unlimited_gems
+
+    @cached_property
+    def lowest_victory_target(self) -> int:
+        """No seat with fewer gems can meet a victory condition (the end check's fast path);
+        0 when no gem count wins."""
+        targets = [int(m.params["victory"]) for m in self.cards.masters.values()
+                   if m.ability == "vessel" and not self.vessel_ends_game]
+        return min([t for t in targets + [self.victory_gems] if t > 0] or [0])
 
     def check_players(self, n: int) -> None:
         """A DataError saying why ``n`` players cannot play these rules (nothing if they can)."""

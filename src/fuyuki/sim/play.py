@@ -10,8 +10,9 @@ from collections import Counter
 from typing import Any
 
 from fuyuki.core.errors import DataError
-from fuyuki.core.rng import derive_seed
+from fuyuki.core.rng import derive_seeds
 from fuyuki.sbb import setup_overrides
+from fuyuki.sbb.agents.random_bot import RandomBot
 from fuyuki.sim.config import SimConfig
 
 # events counted as uses of a card ability or a rule worth watching
@@ -26,7 +27,6 @@ def make_agent(name: str, seed: int, rules):
     """A bot for the simulator. ``heuristic-full-state`` is the analysis device of
     :mod:`fuyuki.sim.analysis` and is used only by the hidden-identity measurement."""
     if name == "random":
-        from fuyuki.sbb.agents.random_bot import RandomBot
         return RandomBot(seed)
     if name == "heuristic":
         from fuyuki.sbb.agents.heuristic import HeuristicBot
@@ -56,14 +56,14 @@ def play_game(cfg: SimConfig, index: int, *, bots: tuple[str, ...] | None = None
     n = cfg.players
     seed = cfg.game_seed(index, stream)
     g = setup_overrides.start(n, seed, rules)
-    parent = g.view(None)["parent"]
+    parent = g.s.parent  # public (the setup event names it); read directly, no view built
     seat_of = seats_of(n, parent, index)
     fixed = {seat_of[k]: (m, s) for k, m, s in cfg.fixed}
     setup_overrides.deal(g, fixed, cfg.assign)
     names = bots or cfg.bots
     agents: list[Any] = [None] * n
-    for k in range(n):
-        agents[seat_of[k]] = make_agent(names[k], derive_seed(seed, f"bot-{k}"), rules)
+    for k, bot_seed in enumerate(derive_seeds(seed, "bots", n)):
+        agents[seat_of[k]] = make_agent(names[k], bot_seed, rules)
     full = [getattr(a, "needs_full_state", False) for a in agents]
     needs = [a.needs_view for a in agents]
     pending, submit = g.pending, g.submit
@@ -80,76 +80,113 @@ def play_game(cfg: SimConfig, index: int, *, bots: tuple[str, ...] | None = None
     return summarize(g, seat_of, names, index, seed)
 
 
+class _Tally:
+    """Counts one game's events for :func:`summarize`: one handler per event kind that
+    matters, found by a single dict look-up (most events matter to nobody)."""
+
+    def __init__(self, n: int) -> None:
+        self.masters = [""] * n
+        self.servants = [""] * n
+        self.reveal: list[int | None] = [None] * n
+        self.darkened = [False] * n
+        self.dark_with: list[str | None] = [None] * n
+        self.np_servant: dict[int, str] = {}
+        self.kinds: Counter = Counter()
+        self.abilities: Counter = Counter()
+        self.losses: Counter = Counter()
+        self.round = 0
+        self.parent = 0
+        self.battles = 0
+
+    def on_round(self, k: str, d: dict) -> None:
+        self.round = d["round"]
+
+    def on_setup(self, k: str, d: dict) -> None:
+        self.parent = d["parent"]
+
+    def on_draft_kept(self, k: str, d: dict) -> None:
+        if self.round == 0:
+            (self.masters if d["kind"] == "master" else self.servants)[d["seat"]] = d["card"]
+
+    def on_dealt(self, k: str, d: dict) -> None:
+        if self.round == 0:
+            self.masters[d["seat"]], self.servants[d["seat"]] = d["master"], d["servant"]
+
+    def on_flip(self, k: str, d: dict) -> None:
+        if d["what"] == "master" and self.reveal[d["seat"]] is None:
+            self.reveal[d["seat"]] = self.round
+
+    def on_new_master_up(self, k: str, d: dict) -> None:
+        if self.reveal[d["seat"]] is None:
+            self.reveal[d["seat"]] = self.round
+
+    def on_battle(self, k: str, d: dict) -> None:
+        self.battles += 1
+
+    def on_battle_kind(self, k: str, d: dict) -> None:
+        self.kinds[k] += 1
+
+    def on_np_resolves(self, k: str, d: dict) -> None:
+        self.np_servant[d["seat"]] = d["servant"]
+        self.abilities["np:" + d["servant"]] += 1
+
+    def on_darken(self, k: str, d: dict) -> None:
+        self.darkened[d["seat"]] = True
+        self.abilities[k] += 1
+
+    def on_new_servant(self, k: str, d: dict) -> None:
+        if self.darkened[d["seat"]] and self.dark_with[d["seat"]] is None:
+            self.dark_with[d["seat"]] = d["card"]
+
+    def on_lost(self, k: str, d: dict) -> None:
+        cause = d["cause"]
+        label = f"np:{self.np_servant.get(d['source'], '?')}" if cause == "np" else cause
+        self.losses[(label, d["what"])] += 1
+
+    def on_ability(self, k: str, d: dict) -> None:
+        self.abilities[k] += 1
+
+
+_HANDLERS = {
+    **{k: _Tally.on_ability for k in ABILITY_EVENTS},
+    **{k: _Tally.on_battle_kind for k in BATTLE_KINDS},
+    "round": _Tally.on_round, "setup": _Tally.on_setup, "draft_kept": _Tally.on_draft_kept,
+    "dealt": _Tally.on_dealt, "flip": _Tally.on_flip, "new_master_up": _Tally.on_new_master_up,
+    "battle": _Tally.on_battle, "np_resolves": _Tally.on_np_resolves,
+    "darken": _Tally.on_darken, "new_servant": _Tally.on_new_servant, "lost": _Tally.on_lost,
+}
+assert not set(ABILITY_EVENTS) & (set(_HANDLERS) - set(ABILITY_EVENTS) - {"darken"}), \
+    "an ability event with a handler of its own must count itself (see on_darken)"
+
+
 def summarize(g, seat_of: list[int], names, index: int, seed: int) -> dict[str, Any]:
     """What the report needs from one finished game, read from its full event log."""
     n = g.players
     result = g.result
     player_at = {seat: k for k, seat in enumerate(seat_of)}
-    masters = [""] * n
-    servants = [""] * n
-    reveal: list[int | None] = [None] * n
-    rnd = 0
-    battles = 0
-    kinds: Counter = Counter()
-    abilities: Counter = Counter()
-    losses: Counter = Counter()
-    np_servant: dict[int, str] = {}
-    darkened = [False] * n
-    dark_with: list[str | None] = [None] * n
-    parent = 0
+    t = _Tally(n)
+    handlers = _HANDLERS
     for e in g.events:
-        k, d = e.kind, e.data
-        if k == "round":
-            rnd = d["round"]
-        elif k == "setup":
-            parent = d["parent"]
-        elif k == "draft_kept":
-            if rnd == 0:
-                (masters if d["kind"] == "master" else servants)[d["seat"]] = d["card"]
-        elif k == "dealt":
-            if rnd == 0:
-                masters[d["seat"]], servants[d["seat"]] = d["master"], d["servant"]
-        elif k == "flip":
-            if d["what"] == "master" and reveal[d["seat"]] is None:
-                reveal[d["seat"]] = rnd
-        elif k == "new_master_up":
-            if reveal[d["seat"]] is None:
-                reveal[d["seat"]] = rnd
-        elif k == "battle":
-            battles += 1
-        elif k in BATTLE_KINDS:
-            kinds[k] += 1
-        elif k == "np_resolves":
-            np_servant[d["seat"]] = d["servant"]
-            abilities["np:" + d["servant"]] += 1
-        elif k == "darken":
-            darkened[d["seat"]] = True
-        elif k == "new_servant":
-            if darkened[d["seat"]] and dark_with[d["seat"]] is None:
-                dark_with[d["seat"]] = d["card"]
-        elif k == "lost":
-            cause = d["cause"]
-            label = f"np:{np_servant.get(d['source'], '?')}" if cause == "np" else cause
-            losses[(label, d["what"])] += 1
-        if k in ABILITY_EVENTS:
-            abilities[k] += 1
+        h = handlers.get(e.kind)
+        if h is not None:
+            h(t, e.kind, e.data)
     winners = result["winners"]
     draw = bool(result["draw"])
     return {
         "i": index,
         "seed": seed,
-        "parent": parent,
+        "parent": t.parent,
         "rounds": result["rounds"],
         "reason": result["reason"],
         "draw": draw,
         "seats": [{"player": player_at[seat], "bot": names[player_at[seat]],
-                   "offset": (seat - parent) % n, "master": masters[seat],
-                   "servant": servants[seat], "win": (not draw and seat in winners),
+                   "offset": (seat - t.parent) % n, "master": t.masters[seat],
+                   "servant": t.servants[seat], "win": (not draw and seat in winners),
                    "shared": draw and seat in winners, "gems": result["gems"][seat],
-                   "reveal": reveal[seat], "dark_with": dark_with[seat]}
+                   "reveal": t.reveal[seat], "dark_with": t.dark_with[seat]}
                   for seat in range(n)],
-        "battles": battles,
-        "kinds": dict(kinds),
-        "abilities": dict(abilities),
-        "losses": [[label, what, c] for (label, what), c in sorted(losses.items())],
+        "battles": t.battles,
+        "kinds": dict(t.kinds),
+        "abilities": dict(t.abilities),
+        "losses": [[label, what, c] for (label, what), c in sorted(t.losses.items())],
     }
