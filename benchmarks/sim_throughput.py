@@ -102,7 +102,9 @@ def main() -> None:
         for w in loads.values():
             w.slice(args.seconds / slices)
     r, h = loads["random"], loads["heuristic"]
+    from fuyuki._build import describe
     print("4-player full games per second, one core (interleaved slices)")
+    print(f"  build: {describe()}")
     print(f"  simulator, random bots      {r.rate:10.1f} games/s  ({r.games} games)")
     print(f"  simulator, heuristic bots   {h.rate:10.1f} games/s  ({h.games} games)")
     g = loads.get("goofspiel")

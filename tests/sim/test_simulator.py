@@ -237,3 +237,19 @@ def test_dark_sakura_is_counted_with_the_servant_she_draws_after_darkening():
         if found == 3:
             break
     assert found == 3
+
+
+def test_games_make_no_reference_cycles_so_the_collector_may_pause():
+    """play_chunk pauses the cycle collector: that is only free if games leave no cycles."""
+    import gc
+
+    from fuyuki.sim.runner import play_chunk
+    for bots in ("random", "heuristic"):
+        cfg = SimConfig(games=0, players=4, bots=(bots,), seed=3)
+        gc.collect()
+        gc.disable()
+        try:
+            play_chunk(cfg, [("game", None, i) for i in range(30)])
+            assert gc.collect() == 0, bots
+        finally:
+            gc.enable()

@@ -6,6 +6,7 @@ which remembers the file and the key path, so every error says exactly where it 
 
 from __future__ import annotations
 
+import builtins
 import tomllib
 from importlib import resources
 from pathlib import Path
@@ -95,7 +96,7 @@ class Table:
             return Table(default, self.file, self.where(name), self.error)
         return Table(self.get(name, dict), self.file, self.where(name), self.error)
 
-    def tables(self, name: str) -> list["Table"]:
+    def tables(self, name: str) -> builtins.list[Table]:
         items = self.get(name, list)
         return [Table(item, self.file, f"{self.where(name)}[{i}]", self.error)
                 for i, item in enumerate(items)]

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
+from mypy_extensions import mypyc_attr
 
+
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled: picklable, copyable (see _build)
 class Event:
     """One event: ``kind``, ``data``, ``to``. A plain slotted class (not a dataclass): games
     emit hundreds per play, so construction must be cheap. Treat it as immutable."""
@@ -28,7 +31,7 @@ class Event:
     def __repr__(self) -> str:
         return f"Event({self.kind!r}, {self.data!r}, {self.to!r})"
 
-    __hash__ = None  # type: ignore[assignment]  (data is a dict)
+    __hash__ = None  # type: ignore[assignment]  # data is a dict
 
     def visible_to(self, seat: int | None) -> bool:
         """Public events are visible to all (spectators too); private ones to their seats."""

@@ -19,7 +19,10 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from mypy_extensions import mypyc_attr
 
+
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled: picklable, copyable (see _build)
 class Decision:
     """An open decision: its ``kind``, every legal choice in ``options`` and context in
     ``info``. A plain slotted class, cheap to build; treat it as immutable."""

@@ -34,3 +34,18 @@ def copy_stream(rng: random.Random) -> random.Random:
     other = random.Random()
     other.setstate(rng.getstate())
     return other
+
+
+def shuffle(rng: random.Random, cards: list) -> None:
+    """Shuffle ``cards`` in place with exactly the draws and the result of
+    ``rng.shuffle(cards)`` (CPython's Fisher–Yates over ``getrandbits``, rejection-sampled,
+    so unbiased), as a loop the compiled build runs natively instead of the standard
+    library's pure-Python one."""
+    getrandbits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]

@@ -8,29 +8,33 @@
 
 from __future__ import annotations
 
+from typing import Sequence
+
 from fuyuki.core.protocol import Decision
 from fuyuki.sbb.cards import card_value, parse_action
 from fuyuki.sbb.game import Game, step
 
 
 @step
-def step_battle(g: Game, li: int, parts: tuple | None = None) -> None:
+def step_battle(g: Game, li: int, parts: Sequence[int] | None = None) -> None:
     """The bids on land ``li`` (``parts``: its bidders from the parent to the left, if the
     reveal already grouped them)."""
     s = g.s
     if parts is None:
         colour = g.rules.cards.lands[s.lands[li]].colour
-        parts = []
+        found: list[int] = []
         for seat in s.order():
-            a = parse_action(s.bids[seat]) if s.bids[seat] else None
+            bid = s.bids[seat]
+            a = parse_action(bid) if bid else None
             if a is not None and a.colour == colour:
-                parts.append(seat)
+                found.append(seat)
+        parts = found
     if not parts:
         return
     land = s.lands[li]
     if len(parts) == 1:
         seat = parts[0]
-        if parse_action(s.bids[seat]).kind == "sortie":
+        if parse_action(s.bids[seat]).kind == "sortie":  # type: ignore[arg-type, union-attr]
             gems = s.gems_on[li]
             s.gems_on[li] = 0
             s.gems[seat] += gems
@@ -61,7 +65,7 @@ def take_gems(g: Game, li: int, seat: int) -> None:
 
 
 @step
-def step_battle_fight(g: Game, li: int, parts: tuple, jewels) -> None:
+def step_battle_fight(g: Game, li: int, parts: Sequence[int], jewels) -> None:
     s, r = g.s, g.rules
     land_card = r.cards.lands[s.lands[li]]
     bonus = dict.fromkeys(parts, 0)
@@ -71,7 +75,7 @@ def step_battle_fight(g: Game, li: int, parts: tuple, jewels) -> None:
             s.adisc.append(card)
             bonus[seat] += card_value(card)
             g.emit("jewel", seat=seat, card=card, value=card_value(card))
-    kind = {p: parse_action(s.bids[p]).kind for p in parts}
+    kind = {p: parse_action(s.bids[p]).kind for p in parts}  # type: ignore[arg-type, union-attr]
     eff = dict(kind)
     for p in parts:
         if kind[p] == "np" and g.servant_card(p).np_as_sortie_vs_np:
@@ -83,7 +87,7 @@ def step_battle_fight(g: Game, li: int, parts: tuple, jewels) -> None:
     all_sortie = not nps
     totals = {}
     for p in parts:
-        t = g.power(p) + card_value(s.bids[p]) + bonus[p]
+        t = g.power(p) + card_value(s.bids[p]) + bonus[p]  # type: ignore[arg-type]
         if r.land_modifiers and land_card.mod_servant == s.servant[p]:
             t += land_card.mod_bonus
         if all_sortie and g.ability(p) == "snake":
@@ -280,6 +284,7 @@ def luck_used(g: Game, answers) -> int | None:
     for seat in s.order():
         if answers.get(seat) == "use":
             card = g.holds_luck(seat)
+            assert card is not None
             s.hand[seat].remove(card)
             s.adisc.append(card)
             g.emit("luck", seat=seat, card=card)

@@ -6,8 +6,12 @@ Action card ids are ``<colour>-<kind>-<value>`` (``red-np-3``); events are their
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import copyreg
+from dataclasses import dataclass, field, fields
 from pathlib import Path
+from typing import Any
+
+from mypy_extensions import mypyc_attr
 
 from fuyuki.core.data import Table, package_file, read_toml
 from fuyuki.core.errors import DataError
@@ -39,7 +43,7 @@ class Master:
     name: dict[str, str]
     mana: int
     ability: str
-    params: dict[str, object]
+    params: dict[str, Any]
     ability_name: dict[str, str]
     text: dict[str, str]
 
@@ -101,6 +105,17 @@ class Action:
     value: int
 
 
+def _reduce_frozen(card: Any) -> tuple:
+    return type(card), tuple(getattr(card, f.name) for f in fields(card))
+
+
+# Pickle and copy the frozen cards through __init__: a mypyc-compiled frozen dataclass cannot
+# be restored attribute by attribute (its __setattr__ raises FrozenInstanceError).
+for _cls in (Master, Effect, Servant, Land, EventCard, Action):
+    copyreg.pickle(_cls, _reduce_frozen)
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled: picklable, copyable (see _build)
 @dataclass
 class CardSet:
     masters: dict[str, Master]

@@ -14,13 +14,15 @@ and reactions in :mod:`fuyuki.sbb.losses`; what a seat may see in :mod:`fuyuki.s
 from __future__ import annotations
 
 import secrets
-from typing import Any, Callable
+from typing import Any, Callable, NoReturn
+
+from mypy_extensions import mypyc_attr
 
 from fuyuki.core.errors import IllegalAction
 from fuyuki.core.events import Event
 from fuyuki.core.protocol import Decision, check_choice
 from fuyuki.core.record import Record
-from fuyuki.core.rng import stream
+from fuyuki.core.rng import shuffle, stream
 from fuyuki.sbb.rules import Rules
 from fuyuki.sbb.state import State
 
@@ -34,6 +36,7 @@ def step(fn: Step) -> Step:
     return fn
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled: picklable, copyable (see _build)
 class Game:
     """One game. Use :func:`new_game`."""
 
@@ -90,7 +93,7 @@ class Game:
             s.stack.append(cont + (answers,))
             self._run()
 
-    def _refuse(self, seat: Any) -> None:
+    def _refuse(self, seat: Any) -> NoReturn:
         s = self.s
         if s.over:
             raise IllegalAction("game_over", "the game is over")
@@ -126,9 +129,11 @@ class Game:
             self._run()
 
     # ------------------------------------------------------------------ for the steps
-    def emit(self, kind: str, /, to: tuple[int, ...] | None = None, **data: Any) -> None:
+    def emit(self, _kind: str, /, to: tuple[int, ...] | None = None, **data: Any) -> None:
+        # ``_kind``, not ``kind``: events carry a ``kind=`` datum too, and mypyc (mypy 2.4)
+        # drops a keyword argument that shares its name with a positional-only parameter.
         if not self.quiet:
-            self.s.events.append(Event(kind, data, to))
+            self.s.events.append(Event(_kind, data, to))
 
     def then(self, *steps: tuple) -> None:
         """Run ``steps`` next, in the given order, before anything already scheduled."""
@@ -202,7 +207,7 @@ class Game:
                     flip(self, i, "master")
                     self.end_game("vessel", [i])
                     return True
-        if max(s.gems) < r.lowest_victory_target:
+        if max(s.gems) < r.lowest_target:
             return False
         reached = [i for i in range(s.n)
                    if s.master[i] and 0 < self.victory_target(i) <= s.gems[i]]
@@ -243,7 +248,7 @@ class Game:
                 return None
             s.adeck = s.adisc
             s.adisc = []
-            s.rng.shuffle(s.adeck)
+            shuffle(s.rng, s.adeck)
             self.emit("reshuffle", deck="action", size=len(s.adeck))
         card = s.adeck.pop()
         s.hand[seat].append(card)
@@ -276,7 +281,7 @@ class Game:
                 return None
             deck.extend(disc)
             disc.clear()
-            s.rng.shuffle(deck)
+            shuffle(s.rng, deck)
             self.emit("reshuffle", deck=kind, size=len(deck))
         return deck.pop()
 

@@ -118,7 +118,7 @@ def step_losses_apply(g: Game, losses: tuple, cause: str, answers) -> None:
 
 def _played_np(g: Game, seat: int) -> bool:
     bid = g.s.bids[seat]
-    return bool(bid) and bid.split("-")[1:2] == ["np"]
+    return bid is not None and bid.split("-")[1:2] == ["np"]
 
 
 def _return_gems(g: Game, victim: int) -> None:

@@ -113,7 +113,7 @@ def mode_values(name: str) -> dict[str, Any]:
     return v
 
 
-def apply_mode(rules: "Rules", mode: str) -> "Rules":
+def apply_mode(rules: "Rules", mode: str | None) -> "Rules":
     """``rules`` changed by the mode ``mode`` (``standard``: unchanged)."""
     if mode in (None, STANDARD):
         return rules

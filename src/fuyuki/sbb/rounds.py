@@ -126,8 +126,9 @@ def step_grail(g: Game, seat: int) -> None:
 def step_cleanup(g: Game) -> None:
     s = g.s
     for seat in range(s.n):
-        if s.bids[seat] is not None:
-            s.adisc.append(s.bids[seat])
+        bid = s.bids[seat]
+        if bid is not None:
+            s.adisc.append(bid)
 
 
 @step

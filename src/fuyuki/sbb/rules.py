@@ -7,8 +7,8 @@ tests an edition's or a card's name.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from functools import cached_property
+import copyreg
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 
 from fuyuki.core.data import Table, package_file, read_toml
@@ -58,6 +58,9 @@ class Rules:
     power_override: dict[str, int] = field(default_factory=dict)
     coins: bool = False
     unlimited_gems: bool = False
+    #: derived by load_rules: no seat with fewer gems can meet a victory condition (the end
+    #: check's fast path; 0 = no fast path)
+    lowest_target: int = 0
 
     @staticmethod
     def preset(edition: str = "final", mode: str | None = None, options: tuple[str, ...] = (),
@@ -68,10 +71,8 @@ class Rules:
     def gems_conserved(self) -> bool:
         return not self.unlimited_gems
 
-    @cached_property
     def lowest_victory_target(self) -> int:
-        """No seat with fewer gems can meet a victory condition (the end check's fast path);
-        0 when no gem count wins."""
+        """The fewest gems that can meet a victory condition (0 when no gem count wins)."""
         targets = [int(m.params["victory"]) for m in self.cards.masters.values()
                    if m.ability == "vessel" and not self.vessel_ends_game]
         return min([t for t in targets + [self.victory_gems] if t > 0] or [0])
@@ -88,6 +89,15 @@ class Rules:
         reason = player_limit_reason(self, n)
         raise DataError("--players", "players", f"{n} players cannot play {what}: {reason} "
                         f"(allowed: {list(self.players)})")
+
+
+def _reduce_rules(rules: Rules) -> tuple:
+    return Rules, tuple(getattr(rules, f.name) for f in fields(rules))
+
+
+# Pickle and copy the rules through __init__: compiled, a frozen dataclass cannot be restored
+# attribute by attribute (see fuyuki.sbb.cards).
+copyreg.pickle(Rules, _reduce_rules)
 
 
 _EDITION_KEYS = {
@@ -206,4 +216,4 @@ def load_rules(edition: str = "final", mode: str | None = None, options: tuple[s
     if not players:
         raise DataError(cs.source, "master", f"these cards cannot be dealt to "
                         f"{min(rules.players)} players: {shortage(rules, min(rules.players))}")
-    return replace(rules, players=players)
+    return replace(rules, players=players, lowest_target=rules.lowest_victory_target())

@@ -4,6 +4,7 @@ random deal), the opening hands."""
 from __future__ import annotations
 
 from fuyuki.core.protocol import Decision
+from fuyuki.core.rng import shuffle
 from fuyuki.sbb.game import Game, step
 
 
@@ -20,14 +21,14 @@ def step_setup(g: Game) -> None:
     s.pool = r.gem_pool
     deck = cs.action_deck(lands, r.events)
     s.luck_cards = cs.luck_cards(deck)
-    s.rng.shuffle(deck)
+    shuffle(s.rng, deck)
     s.adeck = deck
     masters = [m for m in r.masters if m not in r.set_aside]
     s.mdeck = masters
-    s.rng.shuffle(s.mdeck)
+    shuffle(s.rng, s.mdeck)
     aside = [("return_set_aside",)] if r.set_aside else []
     s.sdeck = list(r.servants)
-    s.rng.shuffle(s.sdeck)
+    shuffle(s.rng, s.sdeck)
     s.parent = s.rng.randrange(s.n)
     if r.coins:
         s.coins = [1] * s.n
@@ -43,7 +44,7 @@ def step_setup(g: Game) -> None:
 def step_return_set_aside(g: Game) -> None:
     s = g.s
     s.mdeck.extend(g.rules.set_aside)
-    s.rng.shuffle(s.mdeck)
+    shuffle(s.rng, s.mdeck)
     g.emit("set_aside_returned", cards=list(g.rules.set_aside))
 
 
@@ -120,7 +121,7 @@ def step_draft_picked(g: Game, kind: str, order: tuple, i: int, pack: tuple, ans
     else:
         deck = s.mdeck if kind == "master" else s.sdeck
         deck.extend(rest)
-        s.rng.shuffle(deck)
+        shuffle(s.rng, deck)
         if kind == "master":
             start_dark_masters(g)
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from fuyuki.core.protocol import Decision
 from fuyuki.core.rng import copy_stream
 
@@ -15,6 +17,7 @@ _SCALARS = ("n", "parent", "round", "pool", "grail", "over", "result", "phase", 
             "bonus_battle")
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled: picklable, copyable (see _build)
 class State:
     """Everything the engine knows. Hidden parts (hands, face-down cards, decks) never leave
     it except through :func:`fuyuki.sbb.view.build_view`."""

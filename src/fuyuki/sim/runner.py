@@ -8,9 +8,11 @@ Jobs travel in chunks (a task costs about a millisecond of overhead, a game abou
 
 from __future__ import annotations
 
+import gc
 import math
 import os
-from typing import Any, Callable
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator
 
 from fuyuki.sim.config import SimConfig
 
@@ -24,7 +26,23 @@ def play_chunk(cfg: SimConfig, jobs: list[Job]) -> list[dict[str, Any]]:
     from fuyuki.sim.play import play_game
 
     rules = cfg.rules()
-    return [play_game(cfg, i, bots=bots, stream=stream, rules=rules) for stream, bots, i in jobs]
+    with cycle_collector_paused():
+        return [play_game(cfg, i, bots=bots, stream=stream, rules=rules)
+                for stream, bots, i in jobs]
+
+
+@contextmanager
+def cycle_collector_paused() -> Iterator[None]:
+    """A game frees everything it made by reference counting — it makes no reference cycles
+    (tests/sim checks it) — so while games play, the cycle collector's passes over their
+    many short-lived containers are wasted work: pause it (about 3% of a random-bot game)."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 def chunked(jobs: list[Job], size: int) -> list[list[Job]]:

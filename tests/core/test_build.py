@@ -1,0 +1,105 @@
+"""The optional mypyc build never runs stale compiled code (fuyuki._build)."""
+
+import importlib.machinery
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import fuyuki
+
+SRC = Path(fuyuki.__file__).parent
+PROBE = ("import warnings, fuyuki, fuyuki.sbb.game as g, fuyuki._build as b; "
+         "print(g.__file__.endswith('.py'), fuyuki.compiled(), b.describe())")
+
+
+def _run(root: Path, **env: str) -> subprocess.CompletedProcess:
+    e = {k: v for k, v in os.environ.items() if k != "FUYUKI_PURE"}
+    e.update(env, PYTHONPATH=str(root))
+    return subprocess.run([sys.executable, "-W", "always", "-c", PROBE], cwd=root, env=e,
+                          capture_output=True, text=True, timeout=120)
+
+
+def _copy(tmp_path: Path) -> Path:
+    shutil.copytree(SRC, tmp_path / "fuyuki", ignore=shutil.ignore_patterns(
+        "*.so", "_compiled.json", "__pycache__"))
+    return tmp_path
+
+
+def test_pure_tree_runs_pure(tmp_path):
+    out = _run(_copy(tmp_path))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split()[:2] == ["True", "False"]
+    assert "stale" not in out.stderr
+
+
+def test_an_extension_without_a_matching_manifest_is_never_imported(tmp_path):
+    """A (here fake) compiled game module beside its source, built from other sources: the
+    source runs, with a warning. Without the check Python would import the .so first."""
+    root = _copy(tmp_path)
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    (root / "fuyuki" / "sbb" / f"game{suffix}").write_bytes(b"not a real extension")
+    out = _run(root)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split()[:2] == ["True", "False"]
+    assert "compiled build is stale" in out.stderr and "fuyuki.sbb.game" in out.stderr
+
+
+def test_fuyuki_pure_forces_the_sources(tmp_path):
+    root = _copy(tmp_path)
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    (root / "fuyuki" / "sbb" / f"game{suffix}").write_bytes(b"not a real extension")
+    out = _run(root, FUYUKI_PURE="1")
+    assert out.stdout.split()[:2] == ["True", "False"]
+    assert "FUYUKI_PURE" in out.stdout and "stale" not in out.stderr
+
+
+def games_digest(games: int = 40) -> str:
+    """SHA-256 over the full event logs and results of fixed-seed games at 3–5 players, with
+    random and heuristic bots (a fingerprint of everything the engine does)."""
+    import hashlib
+    import json
+
+    from fuyuki.sbb.agents.heuristic import HeuristicBot
+    from fuyuki.sbb.agents.random_bot import RandomBot
+    from fuyuki.sbb.game import new_game
+
+    h = hashlib.sha256()
+    for seed in range(games):
+        n = 3 + seed % 3
+        g = new_game(n, seed)
+        bots = [RandomBot(seed * 10 + i) if seed % 2 else
+                HeuristicBot(seed * 10 + i, cards=g.rules.cards) for i in range(n)]
+        while not g.over:
+            for seat, d in g.pending().items():
+                view = g.view(seat) if bots[seat].needs_view else None
+                g.submit(seat, bots[seat].choose(view, d))
+        for e in g.events:
+            h.update(json.dumps([e.kind, e.data, e.to], sort_keys=True, default=list).encode())
+        h.update(json.dumps(g.result, sort_keys=True).encode())
+    return h.hexdigest()
+
+
+def test_the_suite_runs_the_build_that_dev_made():
+    """./dev test says which build it installed (FUYUKI_EXPECT_BUILD): a compiled build that
+    went stale, or failed to load, would otherwise pass the suite unnoticed as pure Python."""
+    expect = os.environ.get("FUYUKI_EXPECT_BUILD")
+    if not expect:
+        import pytest
+        pytest.skip("not run through ./dev test")
+    assert fuyuki.compiled() == (expect == "compiled"), fuyuki._build.describe()
+
+
+def test_compiled_and_pure_python_play_the_same_games():
+    if not fuyuki.compiled():
+        import pytest
+        pytest.skip("this process runs pure Python: nothing to compare")
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "FUYUKI_PURE": "1", "PYTHONPATH": str(root)}
+    out = subprocess.run(
+        [sys.executable, "-c", "import fuyuki; assert not fuyuki.compiled(); "
+         "from tests.core.test_build import games_digest; print(games_digest())"],
+        cwd=root, env=env, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == games_digest()
