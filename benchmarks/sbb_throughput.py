@@ -13,6 +13,7 @@ import argparse
 import random
 import time
 
+from fuyuki._build import describe
 from fuyuki.sbb import new_game
 from fuyuki.sbb.agents import make_bot
 
@@ -51,6 +52,7 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=5.0)
     args = ap.parse_args()
     ref, _ = rate(reference, args.seconds)
+    print(f"build: {describe()}")
     print(f"reference workload        {ref:10.1f} /s")
     for kind in ("random", "heuristic"):
         decisions = []

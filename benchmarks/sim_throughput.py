@@ -10,8 +10,11 @@ OpenSpiel's goofspiel driven from a Python loop.
 
 Prints both rates and their ratio; the target is a random-bot rate of at least a quarter of
 goofspiel's. The three workloads run interleaved in short slices, so that a load change on a
-shared machine hits all of them alike and the ratio stays meaningful. ``--profile`` adds a
-cProfile of the random-bot run (top functions by own time).
+shared machine hits all of them alike and the ratio stays meaningful. The first line says
+which build ran: mypyc-compiled (what ``./dev`` installs) or pure Python (``FUYUKI_PURE=1``,
+``FUYUKI_COMPILE=0 ./dev``, or a compiled build whose sources changed since). ``--profile``
+adds a cProfile of the random-bot run (top functions by own time; cProfile sees only pure
+Python, so profile the rules with ``FUYUKI_PURE=1``).
 """
 
 from __future__ import annotations
@@ -23,25 +26,26 @@ import pstats
 import random
 import time
 
+from fuyuki._build import describe
 from fuyuki.sim.config import SimConfig
 from fuyuki.sim.runner import run_jobs
 
 
-
-
 class Workload:
-    """Games played in slices; counts games and the time spent in them."""
+    """Games played in slices; counts games and the time spent in them. ``play(i)`` plays
+    the next ``per_call`` games, numbered from ``i``."""
 
-    def __init__(self, play_one) -> None:
-        self.play_one = play_one
+    def __init__(self, play, per_call: int = 1) -> None:
+        self.play = play
+        self.per_call = per_call
         self.games = 0
         self.seconds = 0.0
 
     def slice(self, seconds: float) -> None:
         start = time.perf_counter()
         while time.perf_counter() - start < seconds:
-            self.play_one(self.games)
-            self.games += 1
+            self.play(self.games)
+            self.games += self.per_call
         self.seconds += time.perf_counter() - start
 
     @property
@@ -49,11 +53,15 @@ class Workload:
         return self.games / self.seconds if self.seconds else 0.0
 
 
-def simulator_games(bots: str):
-    """One game through the simulator's worker path (setup hook, rotation, bots, engine,
-    event-log summary)."""
+CHUNK = 10  # games per call: the simulator plays its games in chunks too (runner.chunk_size)
+
+
+def simulator_games(bots: str) -> Workload:
+    """Games through the simulator's worker path (chunking, setup hook, rotation, bots,
+    engine, event-log summary), ``CHUNK`` per call."""
     cfg = SimConfig(games=0, players=4, bots=(bots,), seed=1)
-    return lambda i: run_jobs(cfg, [("game", None, i)])
+    return Workload(lambda i: run_jobs(cfg, [("game", None, i + k) for k in range(CHUNK)]),
+                    CHUNK)
 
 
 def goofspiel():
@@ -77,7 +85,7 @@ def goofspiel():
 
 def profile(seconds: float) -> str:
     prof = cProfile.Profile()
-    w = Workload(simulator_games("random"))
+    w = simulator_games("random")
     prof.enable()
     w.slice(seconds)
     prof.disable()
@@ -91,8 +99,7 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=10.0, help="per workload")
     ap.add_argument("--profile", action="store_true", help="cProfile the random-bot run")
     args = ap.parse_args()
-    loads = {"random": Workload(simulator_games("random")),
-             "heuristic": Workload(simulator_games("heuristic"))}
+    loads = {"random": simulator_games("random"), "heuristic": simulator_games("heuristic")}
     try:
         loads["goofspiel"] = Workload(goofspiel())
     except ImportError:
@@ -102,7 +109,6 @@ def main() -> None:
         for w in loads.values():
             w.slice(args.seconds / slices)
     r, h = loads["random"], loads["heuristic"]
-    from fuyuki._build import describe
     print("4-player full games per second, one core (interleaved slices)")
     print(f"  build: {describe()}")
     print(f"  simulator, random bots      {r.rate:10.1f} games/s  ({r.games} games)")

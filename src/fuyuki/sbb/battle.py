@@ -12,7 +12,7 @@ from typing import Sequence
 
 from fuyuki.core.protocol import Decision
 from fuyuki.sbb.cards import card_value, parse_action
-from fuyuki.sbb.game import Game, step
+from fuyuki.sbb.game import Answers, Game, step
 
 
 @step
@@ -65,7 +65,7 @@ def take_gems(g: Game, li: int, seat: int) -> None:
 
 
 @step
-def step_battle_fight(g: Game, li: int, parts: Sequence[int], jewels) -> None:
+def step_battle_fight(g: Game, li: int, parts: Sequence[int], jewels: Answers) -> None:
     s, r = g.s, g.rules
     land_card = r.cards.lands[s.lands[li]]
     bonus = dict.fromkeys(parts, 0)
@@ -185,7 +185,7 @@ def _tsubame(g: Game, li: int, parts, w: int, total: int, sorties) -> None:
 
 
 @step
-def step_tsubame_cut(g: Game, li: int, w: int, parts: tuple, answers) -> None:
+def step_tsubame_cut(g: Game, li: int, w: int, parts: tuple, answers: Answers) -> None:
     target = answers[w]
     g.then(("losses", ((target, "servant", "destroy", w),), "tsubame"), ("win_gems", li, w, parts))
 
@@ -278,7 +278,7 @@ def offer_luck(g: Game, cont: tuple, source: int, targets: tuple) -> None:
     g.ask(asks, cont)
 
 
-def luck_used(g: Game, answers) -> int | None:
+def luck_used(g: Game, answers: Answers) -> int | None:
     """The first seat from the parent that used 強運 (its card goes to the discard)."""
     s = g.s
     for seat in s.order():
@@ -293,7 +293,7 @@ def luck_used(g: Game, answers) -> int | None:
 
 
 @step
-def step_effects_luck(g: Game, items, idx, kept, after, answers) -> None:
+def step_effects_luck(g: Game, items, idx, kept, after, answers: Answers) -> None:
     if luck_used(g, answers) is None:
         kept = kept + (items[idx],)
     g.then(("effects", items, idx + 1, kept, after))

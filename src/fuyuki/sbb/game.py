@@ -27,6 +27,8 @@ from fuyuki.sbb.rules import Rules
 from fuyuki.sbb.state import State
 
 Step = Callable[..., None]
+#: what a step asked, answered: the choice of each asked seat
+Answers = dict[int, Any]
 STEPS: dict[str, Step] = {}
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from fuyuki.core.protocol import Decision
 from fuyuki.sbb.battle import luck_used, offer_luck
-from fuyuki.sbb.game import Game, flip, step
+from fuyuki.sbb.game import Answers, Game, flip, step
 
 DESTROYS = ("destroy", "sure", "retaliate")
 
@@ -44,7 +44,7 @@ def step_losses(g: Game, losses: tuple, cause: str) -> None:
 
 
 @step
-def step_losses_apply(g: Game, losses: tuple, cause: str, answers) -> None:
+def step_losses_apply(g: Game, losses: tuple, cause: str, answers: Answers) -> None:
     s, r = g.s, g.rules
     final: list[tuple] = []
     for loss in losses:
@@ -199,6 +199,6 @@ def step_retaliate(g: Game, avenger_seat: int, target: int) -> None:
 
 
 @step
-def step_retaliate_luck(g: Game, loss: tuple, answers) -> None:
+def step_retaliate_luck(g: Game, loss: tuple, answers: Answers) -> None:
     if luck_used(g, answers) is None:
         g.then(("losses", loss, "retaliate"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fuyuki.core.protocol import Decision
 from fuyuki.sbb.cards import parse_action
-from fuyuki.sbb.game import Game, flip, step
+from fuyuki.sbb.game import Answers, Game, flip, step
 
 
 @step
@@ -35,7 +35,7 @@ def step_round_start(g: Game) -> None:
 
 
 @step
-def step_place_extra(g: Game, answers) -> None:
+def step_place_extra(g: Game, answers: Answers) -> None:
     s = g.s
     land = answers[s.parent]
     s.gems_on[s.lands.index(land)] += 1
@@ -57,7 +57,7 @@ def step_bids_open(g: Game) -> None:
 
 
 @step
-def step_reveal(g: Game, answers) -> None:
+def step_reveal(g: Game, answers: Answers) -> None:
     s = g.s
     s.phase = "reveal"
     for seat, card in answers.items():
@@ -106,7 +106,7 @@ def step_swap_ask(g: Game, seat: int, targets: tuple) -> None:
 
 
 @step
-def step_swap_do(g: Game, seat: int, answers) -> None:
+def step_swap_do(g: Game, seat: int, answers: Answers) -> None:
     s = g.s
     other = answers[seat]
     s.servant[seat], s.servant[other] = s.servant[other], s.servant[seat]

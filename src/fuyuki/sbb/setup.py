@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fuyuki.core.protocol import Decision
 from fuyuki.core.rng import shuffle
-from fuyuki.sbb.game import Game, step
+from fuyuki.sbb.game import Answers, Game, step
 
 
 @step
@@ -105,7 +105,8 @@ def step_draft_pick(g: Game, kind: str, order: tuple, i: int, pack: tuple) -> No
 
 
 @step
-def step_draft_picked(g: Game, kind: str, order: tuple, i: int, pack: tuple, answers) -> None:
+def step_draft_picked(g: Game, kind: str, order: tuple, i: int, pack: tuple,
+                      answers: Answers) -> None:
     s = g.s
     seat = order[i]
     card = answers[seat]

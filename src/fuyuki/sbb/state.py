@@ -7,6 +7,7 @@ from typing import Any
 
 from mypy_extensions import mypyc_attr
 
+from fuyuki.core.events import Event
 from fuyuki.core.protocol import Decision
 from fuyuki.core.rng import copy_stream
 
@@ -51,7 +52,7 @@ class State:
         self.lost_master = [False] * n
         self.lost_servant = [False] * n
         self.stack: list[tuple] = []
-        self.events: list = []
+        self.events: list[Event] = []
         self.asking: dict[int, Decision] = {}
         self.answers: dict[int, Any] = {}
         self.cont: tuple = ()

@@ -6,13 +6,14 @@ count what happened (:func:`summarize`); nothing from the log is ever given to a
 
 from __future__ import annotations
 
-from collections import Counter
-from typing import Any
+from typing import Any, Sequence
 
 from fuyuki.core.errors import DataError
 from fuyuki.core.rng import derive_seeds
 from fuyuki.sbb import setup_overrides
+from fuyuki.sbb.game import Game
 from fuyuki.sbb.agents.random_bot import RandomBot
+from fuyuki.sim.analysis import full_view
 from fuyuki.sim.config import SimConfig
 
 # events counted as uses of a card ability or a rule worth watching
@@ -50,8 +51,6 @@ def play_game(cfg: SimConfig, index: int, *, bots: tuple[str, ...] | None = None
               stream: str = "game", rules=None) -> dict[str, Any]:
     """Play game ``index`` of ``cfg`` (seed from the master seed and the index) and return its
     summary. ``bots`` overrides ``cfg.bots`` (one name per player)."""
-    from fuyuki.sim.analysis import full_view
-
     rules = rules or cfg.rules()
     n = cfg.players
     seed = cfg.game_seed(index, stream)
@@ -80,113 +79,91 @@ def play_game(cfg: SimConfig, index: int, *, bots: tuple[str, ...] | None = None
     return summarize(g, seat_of, names, index, seed)
 
 
-class _Tally:
-    """Counts one game's events for :func:`summarize`: one handler per event kind that
-    matters, found by a single dict look-up (most events matter to nobody)."""
-
-    def __init__(self, n: int) -> None:
-        self.masters = [""] * n
-        self.servants = [""] * n
-        self.reveal: list[int | None] = [None] * n
-        self.darkened = [False] * n
-        self.dark_with: list[str | None] = [None] * n
-        self.np_servant: dict[int, str] = {}
-        self.kinds: Counter = Counter()
-        self.abilities: Counter = Counter()
-        self.losses: Counter = Counter()
-        self.round = 0
-        self.parent = 0
-        self.battles = 0
-
-    def on_round(self, k: str, d: dict) -> None:
-        self.round = d["round"]
-
-    def on_setup(self, k: str, d: dict) -> None:
-        self.parent = d["parent"]
-
-    def on_draft_kept(self, k: str, d: dict) -> None:
-        if self.round == 0:
-            (self.masters if d["kind"] == "master" else self.servants)[d["seat"]] = d["card"]
-
-    def on_dealt(self, k: str, d: dict) -> None:
-        if self.round == 0:
-            self.masters[d["seat"]], self.servants[d["seat"]] = d["master"], d["servant"]
-
-    def on_flip(self, k: str, d: dict) -> None:
-        if d["what"] == "master" and self.reveal[d["seat"]] is None:
-            self.reveal[d["seat"]] = self.round
-
-    def on_new_master_up(self, k: str, d: dict) -> None:
-        if self.reveal[d["seat"]] is None:
-            self.reveal[d["seat"]] = self.round
-
-    def on_battle(self, k: str, d: dict) -> None:
-        self.battles += 1
-
-    def on_battle_kind(self, k: str, d: dict) -> None:
-        self.kinds[k] += 1
-
-    def on_np_resolves(self, k: str, d: dict) -> None:
-        self.np_servant[d["seat"]] = d["servant"]
-        self.abilities["np:" + d["servant"]] += 1
-
-    def on_darken(self, k: str, d: dict) -> None:
-        self.darkened[d["seat"]] = True
-        self.abilities[k] += 1
-
-    def on_new_servant(self, k: str, d: dict) -> None:
-        if self.darkened[d["seat"]] and self.dark_with[d["seat"]] is None:
-            self.dark_with[d["seat"]] = d["card"]
-
-    def on_lost(self, k: str, d: dict) -> None:
-        cause = d["cause"]
-        label = f"np:{self.np_servant.get(d['source'], '?')}" if cause == "np" else cause
-        self.losses[(label, d["what"])] += 1
-
-    def on_ability(self, k: str, d: dict) -> None:
-        self.abilities[k] += 1
-
-
-_HANDLERS = {
-    **{k: _Tally.on_ability for k in ABILITY_EVENTS},
-    **{k: _Tally.on_battle_kind for k in BATTLE_KINDS},
-    "round": _Tally.on_round, "setup": _Tally.on_setup, "draft_kept": _Tally.on_draft_kept,
-    "dealt": _Tally.on_dealt, "flip": _Tally.on_flip, "new_master_up": _Tally.on_new_master_up,
-    "battle": _Tally.on_battle, "np_resolves": _Tally.on_np_resolves,
-    "darken": _Tally.on_darken, "new_servant": _Tally.on_new_servant, "lost": _Tally.on_lost,
-}
-assert not set(ABILITY_EVENTS) & (set(_HANDLERS) - set(ABILITY_EVENTS) - {"darken"}), \
-    "an ability event with a handler of its own must count itself (see on_darken)"
-
-
-def summarize(g, seat_of: list[int], names, index: int, seed: int) -> dict[str, Any]:
+def summarize(g: Game, seat_of: list[int], names: Sequence[str], index: int,
+              seed: int) -> dict[str, Any]:
     """What the report needs from one finished game, read from its full event log."""
     n = g.players
     result = g.result
+    assert result is not None, "summarize a finished game"
     player_at = {seat: k for k, seat in enumerate(seat_of)}
-    t = _Tally(n)
-    handlers = _HANDLERS
+    masters = [""] * n
+    servants = [""] * n
+    reveal: list[int | None] = [None] * n
+    rnd = 0
+    battles = 0
+    kinds: dict[str, int] = {}
+    abilities: dict[str, int] = {}
+    losses: dict[tuple[str, str], int] = {}
+    np_servant: dict[int, str] = {}
+    darkened = [False] * n
+    dark_with: list[str | None] = [None] * n
+    parent = 0
     for e in g.events:
-        h = handlers.get(e.kind)
-        if h is not None:
-            h(t, e.kind, e.data)
+        k, d = e.kind, e.data
+        if k in _COUNTED:
+            abilities[k] = abilities.get(k, 0) + 1
+            if k != "darken":
+                continue
+        if k == "draw" or k == "draws":   # the most frequent kinds: nothing to count
+            continue
+        if k == "round":
+            rnd = d["round"]
+        elif k == "setup":
+            parent = d["parent"]
+        elif k == "draft_kept":
+            if rnd == 0:
+                (masters if d["kind"] == "master" else servants)[d["seat"]] = d["card"]
+        elif k == "dealt":
+            if rnd == 0:
+                masters[d["seat"]], servants[d["seat"]] = d["master"], d["servant"]
+        elif k == "flip":
+            if d["what"] == "master" and reveal[d["seat"]] is None:
+                reveal[d["seat"]] = rnd
+        elif k == "new_master_up":
+            if reveal[d["seat"]] is None:
+                reveal[d["seat"]] = rnd
+        elif k == "battle":
+            battles += 1
+        elif k in _BATTLE_KINDS:
+            kinds[k] = kinds.get(k, 0) + 1
+        elif k == "np_resolves":
+            np_servant[d["seat"]] = d["servant"]
+            label = "np:" + d["servant"]
+            abilities[label] = abilities.get(label, 0) + 1
+        elif k == "darken":
+            darkened[d["seat"]] = True
+        elif k == "new_servant":
+            if darkened[d["seat"]] and dark_with[d["seat"]] is None:
+                dark_with[d["seat"]] = d["card"]
+        elif k == "lost":
+            cause = d["cause"]
+            label = f"np:{np_servant.get(d['source'], '?')}" if cause == "np" else cause
+            key = (label, d["what"])
+            losses[key] = losses.get(key, 0) + 1
     winners = result["winners"]
     draw = bool(result["draw"])
     return {
         "i": index,
         "seed": seed,
-        "parent": t.parent,
+        "parent": parent,
         "rounds": result["rounds"],
         "reason": result["reason"],
         "draw": draw,
         "seats": [{"player": player_at[seat], "bot": names[player_at[seat]],
-                   "offset": (seat - t.parent) % n, "master": t.masters[seat],
-                   "servant": t.servants[seat], "win": (not draw and seat in winners),
+                   "offset": (seat - parent) % n, "master": masters[seat],
+                   "servant": servants[seat], "win": (not draw and seat in winners),
                    "shared": draw and seat in winners, "gems": result["gems"][seat],
-                   "reveal": t.reveal[seat], "dark_with": t.dark_with[seat]}
+                   "reveal": reveal[seat], "dark_with": dark_with[seat]}
                   for seat in range(n)],
-        "battles": t.battles,
-        "kinds": dict(t.kinds),
-        "abilities": dict(t.abilities),
-        "losses": [[label, what, c] for (label, what), c in sorted(t.losses.items())],
+        "battles": battles,
+        "kinds": kinds,
+        "abilities": abilities,
+        "losses": [[label, what, c] for (label, what), c in sorted(losses.items())],
     }
+
+
+_COUNTED = frozenset(ABILITY_EVENTS)
+_BATTLE_KINDS = frozenset(BATTLE_KINDS)
+assert not _COUNTED & {"round", "setup", "draft_kept", "dealt", "flip", "new_master_up",
+                       "battle", "np_resolves", "new_servant", "lost", "draw", "draws"}, \
+    "an ability event that summarize also reads must be let through like darken"
