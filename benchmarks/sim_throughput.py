@@ -4,7 +4,8 @@ OpenSpiel's goofspiel driven from a Python loop.
     .venv/bin/python benchmarks/sim_throughput.py [--seconds 10] [--profile]
 
 - random and heuristic bots, through the simulator (``fuyuki.sim.runner.run_jobs`` with one
-  worker in this process: setup hook, seat rotation, bots, engine, event-log summary);
+  worker in this process, ten games a call as the simulator's chunks: setup hook, seat
+  rotation, bots, engine, event-log summary);
 - OpenSpiel goofspiel (13 cards, 4 players, imperfect information), uniform random actions
   from a Python loop (``open-spiel`` is a benchmark-only dependency, extra ``rl``).
 
