@@ -11,9 +11,10 @@ from typing import Any, Sequence
 from fuyuki.core.errors import DataError
 from fuyuki.core.rng import derive_seeds
 from fuyuki.sbb import setup_overrides
-from fuyuki.sbb.game import Game
+from fuyuki.sbb.agents.heuristic import HeuristicBot
 from fuyuki.sbb.agents.random_bot import RandomBot
-from fuyuki.sim.analysis import full_view
+from fuyuki.sbb.game import Game
+from fuyuki.sim.analysis import FullStateHeuristicBot, full_view
 from fuyuki.sim.config import SimConfig
 
 # events counted as uses of a card ability or a rule worth watching
@@ -30,10 +31,8 @@ def make_agent(name: str, seed: int, rules):
     if name == "random":
         return RandomBot(seed)
     if name == "heuristic":
-        from fuyuki.sbb.agents.heuristic import HeuristicBot
         return HeuristicBot(seed, cards=rules.cards)
     if name == "heuristic-full-state":
-        from fuyuki.sim.analysis import FullStateHeuristicBot
         return FullStateHeuristicBot(seed, cards=rules.cards)
     from fuyuki.sbb.agents import bot_names, make_bot
     if name not in bot_names():
