@@ -1,8 +1,8 @@
 """Optional mypyc build: which modules are compiled, and whether this process runs them.
 
 ``FUYUKI_COMPILE=1 pip install [-e] .`` compiles :data:`COMPILED` with mypyc (see setup.py);
-the default install is pure Python. This module is never compiled and uses only the
-standard library: setup.py reads :data:`COMPILED` from it.
+``./dev`` does that by default, a plain ``pip install`` is pure Python. This module is never
+compiled and uses only the standard library: setup.py reads :data:`COMPILED` from it.
 
 The stale-code trap: an editable install puts the compiled ``.so`` files next to the ``.py``
 sources, and Python imports an extension module in preference to the source beside it, so an

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from fuyuki.core.protocol import Decision
-from fuyuki.sbb.cards import card_value, parse_action
+from fuyuki.sbb.cards import Action, card_value, parse_action
 from fuyuki.sbb.game import Answers, Game, step
 
 
@@ -34,7 +34,7 @@ def step_battle(g: Game, li: int, parts: Sequence[int] | None = None) -> None:
     land = s.lands[li]
     if len(parts) == 1:
         seat = parts[0]
-        if parse_action(s.bids[seat]).kind == "sortie":  # type: ignore[arg-type, union-attr]
+        if bid_action(g, seat).kind == "sortie":
             gems = s.gems_on[li]
             s.gems_on[li] = 0
             s.gems[seat] += gems
@@ -56,6 +56,13 @@ def step_battle(g: Game, li: int, parts: Sequence[int] | None = None) -> None:
         g.then(("battle_fight", li, tuple(parts), {}))
 
 
+def bid_action(g: Game, seat: int) -> Action:
+    """The action card ``seat`` bid this round (every participant of a battle bid one)."""
+    a = parse_action(g.s.bids[seat] or "")
+    assert a is not None, f"seat {seat} is in a battle without an action card"
+    return a
+
+
 def take_gems(g: Game, li: int, seat: int) -> None:
     s = g.s
     n = s.gems_on[li]
@@ -75,7 +82,7 @@ def step_battle_fight(g: Game, li: int, parts: Sequence[int], jewels: Answers) -
             s.adisc.append(card)
             bonus[seat] += card_value(card)
             g.emit("jewel", seat=seat, card=card, value=card_value(card))
-    kind = {p: parse_action(s.bids[p]).kind for p in parts}  # type: ignore[arg-type, union-attr]
+    kind = {p: bid_action(g, p).kind for p in parts}
     eff = dict(kind)
     for p in parts:
         if kind[p] == "np" and g.servant_card(p).np_as_sortie_vs_np:
@@ -87,7 +94,7 @@ def step_battle_fight(g: Game, li: int, parts: Sequence[int], jewels: Answers) -
     all_sortie = not nps
     totals = {}
     for p in parts:
-        t = g.power(p) + card_value(s.bids[p]) + bonus[p]  # type: ignore[arg-type]
+        t = g.power(p) + bid_action(g, p).value + bonus[p]
         if r.land_modifiers and land_card.mod_servant == s.servant[p]:
             t += land_card.mod_bonus
         if all_sortie and g.ability(p) == "snake":
@@ -173,7 +180,7 @@ def _tsubame(g: Game, li: int, parts, w: int, total: int, sorties) -> None:
     """つばめ返し: アサシン's 宝具 card against only 出撃 wins; with a total at least an
     opponent's card value it destroys one such opponent's servant, its player choosing."""
     s = g.s
-    cands = tuple(q for q in sorties if total >= card_value(s.bids[q]))
+    cands = tuple(q for q in sorties if total >= bid_action(g, q).value)
     g.emit("tsubame", seat=w, land=s.lands[li], candidates=list(cands))
     if not cands:
         g.then(("win_gems", li, w, tuple(parts)))
