@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 
 from fuyuki.sbb import new_game
-from fuyuki.sbb.agents import make_bot
+from fuyuki.sbb.agents import make_bot, play_out
 from fuyuki.sim.stats import wilson
 
 
@@ -28,10 +28,7 @@ def main() -> None:
         hero = i % n
         g = new_game(n, seed=i)
         bots = [make_bot("heuristic" if s == hero else "random", i * n + s) for s in range(n)]
-        while not g.over:
-            for seat, d in g.pending().items():
-                b = bots[seat]
-                g.submit(seat, b.choose(g.view(seat) if b.needs_view else None, d))
+        play_out(g, bots)
         w = g.result["winners"]
         if hero in w:
             wins += 1 / len(w)

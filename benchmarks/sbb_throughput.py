@@ -15,19 +15,12 @@ import time
 
 from fuyuki._build import describe
 from fuyuki.sbb import new_game
-from fuyuki.sbb.agents import make_bot
+from fuyuki.sbb.agents import make_bot, play_out
 
 
 def play(seed: int, kind: str) -> int:
     g = new_game(4, seed)
-    bots = [make_bot(kind, seed * 4 + i) for i in range(4)]
-    decisions = 0
-    while not g.over:
-        for seat, d in g.pending().items():
-            b = bots[seat]
-            g.submit(seat, b.choose(g.view(seat) if b.needs_view else None, d))
-            decisions += 1
-    return decisions
+    return play_out(g, [make_bot(kind, seed * 4 + i) for i in range(4)])
 
 
 def rate(fn, seconds: float) -> tuple[float, int]:

@@ -24,28 +24,15 @@ from fuyuki.adapters.encoding import Encoding
 from fuyuki.adapters.pettingzoo import parallel_env
 from fuyuki.core.events import Event
 from fuyuki.core.protocol import Decision
+from fuyuki.sbb.sampling import redeal_hidden
 
 
 def scramble(game, seat, rng):
     """A copy of ``game`` with every card ``seat`` cannot see moved at random."""
     w = game.clone()
     s = w.s
+    redeal_hidden(s, seat, rng)
     others = [q for q in range(s.n) if q != seat]
-    pool = [c for q in others for c in s.hand[q]] + s.adeck
-    rng.shuffle(pool)
-    at = 0
-    for q in others:
-        k = len(s.hand[q])
-        s.hand[q] = pool[at:at + k]
-        at += k
-    s.adeck = pool[at:]
-    for cards, ups, deck in ((s.master, s.m_up, s.mdeck), (s.servant, s.s_up, s.sdeck)):
-        slots = [q for q in others if not ups[q] and cards[q]]
-        pool = [cards[q] for q in slots] + deck
-        rng.shuffle(pool)
-        for i, q in enumerate(slots):
-            cards[q] = pool[i]
-        deck[:] = pool[len(slots):]
     for q in others:
         s.seen[q] = rng.sample(s.seen[q], len(s.seen[q]))[: max(len(s.seen[q]) - 1, 0)]
         if q in s.answers and s.hand[q]:          # a sealed bid not yet revealed

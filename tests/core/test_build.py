@@ -61,6 +61,7 @@ def games_digest(games: int = 40) -> str:
     import hashlib
     import json
 
+    from fuyuki.sbb.agents import play_out
     from fuyuki.sbb.agents.heuristic import HeuristicBot
     from fuyuki.sbb.agents.random_bot import RandomBot
     from fuyuki.sbb.game import new_game
@@ -71,10 +72,7 @@ def games_digest(games: int = 40) -> str:
         g = new_game(n, seed)
         bots = [RandomBot(seed * 10 + i) if seed % 2 else
                 HeuristicBot(seed * 10 + i, cards=g.rules.cards) for i in range(n)]
-        while not g.over:
-            for seat, d in g.pending().items():
-                view = g.view(seat) if bots[seat].needs_view else None
-                g.submit(seat, bots[seat].choose(view, d))
+        play_out(g, bots)
         for e in g.events:
             h.update(json.dumps([e.kind, e.data, e.to], sort_keys=True, default=list).encode())
         h.update(json.dumps(g.result, sort_keys=True).encode())

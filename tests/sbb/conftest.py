@@ -1,6 +1,7 @@
 import pytest
 
 from fuyuki.sbb import new_game
+from fuyuki.sbb import agents
 from fuyuki.sbb.agents import make_bot
 
 
@@ -8,13 +9,7 @@ def play_out(game, bots=None, rng_seed=0, limit=100000):
     """Play ``game`` to the end with bots (default: random)."""
     n = game.players
     bots = bots or [make_bot("random", rng_seed * 10 + i) for i in range(n)]
-    steps = 0
-    while not game.over:
-        for seat, d in game.pending().items():
-            b = bots[seat]
-            game.submit(seat, b.choose(game.view(seat) if b.needs_view else None, d))
-            steps += 1
-        assert steps < limit, "game did not end"
+    agents.play_out(game, bots, limit=limit)
     return game
 
 

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from fuyuki.sbb import new_game
+from fuyuki.sbb import agents, new_game
 from fuyuki.sbb.agents import make_bot
 from fuyuki.sbb.agents.hard import HardBot
 from fuyuki.sbb.rules import Rules
@@ -28,11 +28,7 @@ def _comparable(view):
 def _walk(game, bots, visit):
     """Play ``game`` with ``bots``, calling ``visit(game, seat, decision)`` before each
     answer."""
-    while not game.over:
-        for seat, d in game.pending().items():
-            visit(game, seat, d)
-            b = bots[seat]
-            game.submit(seat, b.choose(game.view(seat) if b.needs_view else None, d))
+    agents.play_out(game, bots, visit=visit)
 
 
 CONFIGS = [

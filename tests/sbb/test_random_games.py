@@ -3,19 +3,12 @@
 import pytest
 
 from fuyuki.sbb import new_game
-from fuyuki.sbb.agents import make_bot
+from fuyuki.sbb.agents import make_bot, play_out
 
 
 def _run(players, seed, kind):
     g = new_game(players, seed)
-    bots = [make_bot(kind, seed * 7 + i) for i in range(players)]
-    steps = 0
-    while not g.over:
-        for seat, d in g.pending().items():
-            b = bots[seat]
-            g.submit(seat, b.choose(g.view(seat) if b.needs_view else None, d))
-            steps += 1
-        assert steps < 50000
+    play_out(g, [make_bot(kind, seed * 7 + i) for i in range(players)], limit=50000)
     r = g.result
     assert r["winners"] and all(0 <= w < players for w in r["winners"])
     assert r["draw"] == (len(r["winners"]) > 1)

@@ -8,9 +8,11 @@ import time
 from pathlib import Path
 
 import pytest
+from fastapi.testclient import TestClient
 
 from fuyuki.web.app import create_app
 from fuyuki.web.tables import Settings
+from tests.web.helpers import close_all
 
 
 def fast_settings(**kw) -> Settings:
@@ -25,6 +27,16 @@ def app_factory(tmp_path: Path):
     def make(**kw):
         return create_app(tmp_path / "data", settings=fast_settings(**kw))
     return make
+
+
+@pytest.fixture
+def http(app_factory):
+    """An HTTP/WebSocket test client of a fresh server."""
+    with TestClient(app_factory()) as client:
+        try:
+            yield client
+        finally:
+            close_all()
 
 
 def free_port() -> int:

@@ -10,16 +10,7 @@ from fastapi.testclient import TestClient
 from fuyuki.web import security
 from fuyuki.web.tables import check_config
 from fuyuki.core.errors import IllegalAction
-from tests.web.helpers import close_all, connect_all, create, drive, join
-
-
-@pytest.fixture
-def http(app_factory):
-    with TestClient(app_factory()) as client:
-        try:
-            yield client
-        finally:
-            close_all()
+from tests.web.helpers import connect_all, create, drive, join
 
 
 def test_pages_are_served_with_a_strict_content_security_policy(http):

@@ -13,15 +13,6 @@ from fuyuki.web import tables
 from tests.web.helpers import close_all, Client, connect_all, create, join, recv
 
 
-@pytest.fixture
-def http(app_factory):
-    with TestClient(app_factory()) as client:
-        try:
-            yield client
-        finally:
-            close_all()
-
-
 def three_humans(http, **config):
     made = create(http, players=3, bots=0, name="a", **config)
     code = made["code"]

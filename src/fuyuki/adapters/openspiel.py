@@ -187,6 +187,21 @@ class _StateBase(pyspiel.State):
     def is_terminal(self) -> bool:
         return self._e.g is not None and self._e.g.over
 
+    def current_player(self):
+        g = self._e.g
+        if g is None:
+            return pyspiel.PlayerId.CHANCE
+        if g.over:
+            return pyspiel.PlayerId.TERMINAL
+        return self._to_move(g)
+
+    def _to_move(self, g):
+        """Who moves in a running game (the simultaneous or the turn-based form)."""
+        raise NotImplementedError
+
+    def _legal_actions(self, player):
+        return self._sh.enc.legal_actions(player, self._sh.players, self._decision(player))
+
     def chance_outcomes(self):
         k = self._sh.outcomes
         return [(i, 1.0 / k) for i in range(k)]
@@ -228,16 +243,8 @@ class _StateBase(pyspiel.State):
 class SimultaneousState(_StateBase):
     """A state of ``python_servant_big_battle``."""
 
-    def current_player(self):
-        g = self._e.g
-        if g is None:
-            return pyspiel.PlayerId.CHANCE
-        if g.over:
-            return pyspiel.PlayerId.TERMINAL
+    def _to_move(self, g):
         return pyspiel.PlayerId.SIMULTANEOUS
-
-    def _legal_actions(self, player):
-        return self._sh.enc.legal_actions(player, self._sh.players, self._decision(player))
 
     def _apply_action(self, action):
         assert self._e.g is None, "the only sequential node is the chance node"
@@ -257,16 +264,8 @@ class SimultaneousState(_StateBase):
 class SequentialState(_StateBase):
     """A state of ``python_servant_big_battle_seq``."""
 
-    def current_player(self):
-        g = self._e.g
-        if g is None:
-            return pyspiel.PlayerId.CHANCE
-        if g.over:
-            return pyspiel.PlayerId.TERMINAL
+    def _to_move(self, g):
         return min(g.pending())
-
-    def _legal_actions(self, player):
-        return self._sh.enc.legal_actions(player, self._sh.players, self._decision(player))
 
     def _apply_action(self, action):
         if self._e.g is None:
@@ -349,29 +348,13 @@ def resample_world(g, seat: int, rng: random.Random):
 def _shuffle_hidden(g, seat: int, rng: random.Random):
     """A copy of ``g`` with every card ``seat`` cannot see shuffled among the hidden places."""
     from fuyuki.sbb.cards import parse_action
+    from fuyuki.sbb.sampling import redeal_hidden
 
     w = g.clone()
     s = w.s
-    n = s.n
     s.rng = random.Random(rng.getrandbits(64))
-    others = [q for q in range(n) if q != seat]
-    # action cards: other hands and the deck
-    pool = [c for q in others for c in s.hand[q]] + s.adeck
-    rng.shuffle(pool)
-    at = 0
-    for q in others:
-        k = len(s.hand[q])
-        s.hand[q] = pool[at:at + k]
-        at += k
-    s.adeck = pool[at:]
-    # face-down masters and servants of the others, and the decks
-    for cards, ups, deck in ((s.master, s.m_up, "mdeck"), (s.servant, s.s_up, "sdeck")):
-        slots = [q for q in others if not ups[q] and cards[q]]
-        pool = [cards[q] for q in slots] + getattr(s, deck)
-        rng.shuffle(pool)
-        for i, q in enumerate(slots):
-            cards[q] = pool[i]
-        setattr(s, deck, pool[len(slots):])
+    redeal_hidden(s, seat, rng)
+    others = [q for q in range(s.n) if q != seat]
     for q in others:
         if not s.m_up[q]:
             s.dark[q] = bool(w.rules.start_dark and s.master[q]

@@ -37,6 +37,7 @@ from pettingzoo.utils.conversions import parallel_to_aec
 from fuyuki import sbb
 from fuyuki.adapters.encoding import Encoding
 from fuyuki.core.errors import IllegalAction
+from fuyuki.sbb.game import check_player_count
 from fuyuki.sbb.rules import Rules
 
 
@@ -50,9 +51,7 @@ class ServantBigBattleParallelEnv(ParallelEnv):
                  max_steps: int | None = None) -> None:
         super().__init__()
         self.rules = Rules.preset(edition, mode, tuple(options))
-        if players not in self.rules.players:
-            raise IllegalAction("bad_players", f"{players} players is not allowed in this game "
-                                f"(allowed: {list(self.rules.players)})", players=players)
+        check_player_count(self.rules, players)
         if on_illegal not in ("first", "raise"):
             raise ValueError("on_illegal must be 'first' or 'raise'")
         if render_mode not in (None, "ansi"):

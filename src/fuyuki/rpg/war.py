@@ -276,26 +276,25 @@ class War:
                     if eff == "meet":
                         yield from self.contact(ps, target)
                     else:
-                        choice = yield from ask(target.seat, "engage", ["attack", "ignore"],
-                                                target=ps.id, why="hostile")
-                        if choice == "attack":
-                            self.ev("engage", who=target.label, target=ps.label)
-                            yield from self.fight(target, ps)
-                        else:
-                            self.ev("no_engage")
+                        yield from self.offer_fight(target, ps, "hostile")
         elif eff == "nearby":
             cands = [p for p in self.alive() if p is not ps and p.pair.faction == entry["faction"]]
             target, _ = self.pick(ps, cands, f"{base}/who")
             if target:
                 self.ev("event_target", target=target.label)
                 if slot == "afternoon" and self.enemies(ps, target):
-                    choice = yield from ask(ps.seat, "engage", ["attack", "ignore"],
-                                            target=target.id, why="nearby")
-                    if choice == "attack":
-                        self.ev("engage", who=ps.label, target=target.label)
-                        yield from self.fight(ps, target)
-                    else:
-                        self.ev("no_engage")
+                    yield from self.offer_fight(ps, target, "nearby")
+
+    def offer_fight(self, attacker: PairState, defender: PairState, why: str):
+        """Ask ``attacker``'s player whether to attack ``defender`` (an event brought them
+        together, ``why``); fight if so."""
+        choice = yield from ask(attacker.seat, "engage", ["attack", "ignore"],
+                                target=defender.id, why=why)
+        if choice == "attack":
+            self.ev("engage", who=attacker.label, target=defender.label)
+            yield from self.fight(attacker, defender)
+        else:
+            self.ev("no_engage")
 
     def apply_good_bad(self, ps: PairState, row: dict[str, Any]) -> None:
         r = self.rules

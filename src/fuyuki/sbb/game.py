@@ -333,23 +333,34 @@ def flip(g: Game, seat: int, what: str) -> None:
 def new_game(players: int = 4, seed: int | None = None, rules: Rules | None = None,
              *, quiet: bool = False) -> Game:
     """A new game of ``players`` seats. ``rules`` default to the final edition."""
+    game = make_game(players, seed, rules, quiet)
+    game.s.stack.append(("setup",))
+    game._run()
+    return game
 
+
+def make_game(players: int, seed: int | None, rules: Rules | None, quiet: bool) -> Game:
+    """A game before its first step (:func:`new_game` and the setup hook of
+    :mod:`fuyuki.sbb.setup_overrides` start from here): the seat count checked, a seed drawn
+    if none is given, the state and the record made."""
     rules = rules or default_rules()
+    check_player_count(rules, players)
+    if seed is None:
+        seed = secrets.randbelow(2**31)
+    state = State(players, stream(seed, "sbb"))
+    record = Record("sbb", seed, {"players": players, "edition": rules.edition,
+                                  "mode": rules.mode, "options": list(rules.options)})
+    return Game(rules, state, record, quiet)
+
+
+def check_player_count(rules: Rules, players: int) -> None:
+    """IllegalAction("bad_players"), saying why, unless ``rules`` seat ``players``."""
     if players not in rules.players:
         from fuyuki.sbb.modes import player_limit_reason
 
         raise IllegalAction("bad_players", f"{players} players is not allowed in this game: "
                             f"{player_limit_reason(rules, players)} "
                             f"(allowed: {list(rules.players)})", players=players)
-    if seed is None:
-        seed = secrets.randbelow(2**31)
-    state = State(players, stream(seed, "sbb"))
-    record = Record("sbb", seed, {"players": players, "edition": rules.edition,
-                                  "mode": rules.mode, "options": list(rules.options)})
-    game = Game(rules, state, record, quiet)
-    state.stack.append(("setup",))
-    game._run()
-    return game
 
 
 _DEFAULT: list[Rules] = []

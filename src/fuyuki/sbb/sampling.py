@@ -410,3 +410,29 @@ def sample_world(view: dict[str, Any], rng: random.Random, rules: Rules | None =
                  events: Iterable[Any] | None = None):
     """One game consistent with ``view`` (see :class:`Sampler`)."""
     return Sampler(view, rules, events).sample(rng)
+
+
+def redeal_hidden(s, seat: int, rng: random.Random) -> None:
+    """Redeal, in the state ``s`` (a clone the caller owns), every card ``seat`` cannot see:
+    the other seats' hands with the action deck, and their face-down masters and servants
+    with the master and servant decks. Sizes and face-up cards stay as they are.
+
+    Cruder than :class:`Sampler` (it starts from the full state and ignores the drafts):
+    the OpenSpiel adapter falls back on it in the middle of an effect, and the adapters'
+    leak test uses it to build a game the seat cannot tell from the real one."""
+    others = [q for q in range(s.n) if q != seat]
+    pool = [c for q in others for c in s.hand[q]] + s.adeck
+    rng.shuffle(pool)
+    at = 0
+    for q in others:
+        k = len(s.hand[q])
+        s.hand[q] = pool[at:at + k]
+        at += k
+    s.adeck = pool[at:]
+    for cards, ups, deck in ((s.master, s.m_up, s.mdeck), (s.servant, s.s_up, s.sdeck)):
+        slots = [q for q in others if not ups[q] and cards[q]]
+        pool = [cards[q] for q in slots] + deck
+        rng.shuffle(pool)
+        for i, q in enumerate(slots):
+            cards[q] = pool[i]
+        deck[:] = pool[len(slots):]

@@ -24,15 +24,12 @@ deal; nobody else sees them.
 
 from __future__ import annotations
 
-import secrets
 from typing import Mapping
 
 from fuyuki.core.errors import DataError, IllegalAction
 from fuyuki.core.record import Record
-from fuyuki.core.rng import stream
-from fuyuki.sbb.game import STEPS, Game, default_rules
+from fuyuki.sbb.game import STEPS, Game, make_game
 from fuyuki.sbb.rules import Rules
-from fuyuki.sbb.state import State
 
 ASSIGN = ("draft", "random")
 _REPLACED = ("draft_start", "deal_random")
@@ -43,18 +40,8 @@ def start(players: int = 4, seed: int | None = None, rules: Rules | None = None,
     """A new game where only the setup step has run (decks shuffled, first parent chosen).
     Call :func:`deal` on it before anything else."""
 
-    rules = rules or default_rules()
-    if players not in rules.players:
-        raise IllegalAction("bad_players", f"{players} players is not allowed in this game "
-                            f"(allowed: {list(rules.players)})", players=players)
-    if seed is None:
-        seed = secrets.randbelow(2**31)
-    state = State(players, stream(seed, "sbb"))
-    record = Record("sbb", seed, {"players": players, "edition": rules.edition,
-                                  "mode": rules.mode, "options": list(rules.options)})
-    game = Game(rules, state, record, quiet)
-    op = ("setup",)
-    STEPS[op[0]](game)
+    game = make_game(players, seed, rules, quiet)
+    STEPS["setup"](game)
     return game
 
 

@@ -50,14 +50,6 @@ class FullStateHeuristicBot(HeuristicBot):
     needs_view = True
     needs_full_state = True
 
-    def _power_of(self, p: dict[str, Any]) -> int:
-        sv = self.cards.servants.get(p["servant"] or "")
-        power = sv.power if sv else 0
-        if p["dark"]:
-            m = self.cards.masters.get(p["master"] or "")
-            power += int(m.params.get("power", 0)) if m else 0
-        return power
-
     def _mean_power(self) -> float:
         powers = [sv.power for sv in self.cards.servants.values()]
         return sum(powers) / len(powers) if powers else 0.0

@@ -36,3 +36,22 @@ def make_bot(name: str, seed: int = 0, rules: Any = None, **kwargs: Any):
         return HardBot(seed, rules=rules, **kwargs)
     from fuyuki.core.errors import FuyukiError
     raise FuyukiError(f"unknown bot {name!r} (known: {bot_names()} or easy/normal/hard)")
+
+
+def play_out(game, bots, *, limit: int | None = None, visit=None) -> int:
+    """Play ``game`` to its end, each seat's decisions answered by ``bots[seat]`` from that
+    seat's own view (built only for bots that read one); return how many decisions were
+    answered. ``visit(game, seat, decision)`` runs before each answer. Past ``limit``
+    decisions a FuyukiError says the game did not end."""
+    decisions = 0
+    while not game.over:
+        for seat, d in game.pending().items():
+            if visit is not None:
+                visit(game, seat, d)
+            b = bots[seat]
+            game.submit(seat, b.choose(game.view(seat) if b.needs_view else None, d))
+            decisions += 1
+        if limit is not None and decisions >= limit:
+            from fuyuki.core.errors import FuyukiError
+            raise FuyukiError(f"the game did not end within {limit} decisions")
+    return decisions

@@ -79,11 +79,15 @@ class HeuristicBot:
 
     # ------------------------------------------------------------ the bid
     def _my_power(self, view) -> int:
-        me = view["me"]
-        sv = self.cards.servants.get(me["servant"] or "")
-        power = sv.power if sv else 1
-        if me["dark"]:
-            m = self.cards.masters.get(me["master"] or "")
+        return self._power_of(view["me"], unknown=1)
+
+    def _power_of(self, p: dict[str, Any], unknown: int = 0) -> int:
+        """The power of the servant a seat's view entry ``p`` shows (``unknown`` if none),
+        with the dark master's bonus."""
+        sv = self.cards.servants.get(p["servant"] or "")
+        power = sv.power if sv else unknown
+        if p["dark"]:
+            m = self.cards.masters.get(p["master"] or "")
             power += int(m.params.get("power", 0)) if m else 0
         return power
 
