@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Sequence
 
 from fuyuki.core.protocol import Decision
 from fuyuki.sbb.cards import Action, card_value, parse_action
@@ -93,15 +93,19 @@ def step_battle_fight(g: Game, li: int, parts: Sequence[int], jewels: Answers) -
     sorties = [p for p in parts if eff[p] == "sortie"]
     all_sortie = not nps
     totals = {}
+    terms: dict[str, list[list[Any]]] = {}   # what each total is made of, for the log
     for p in parts:
-        t = g.power(p) + bid_action(g, p).value + bonus[p]
+        term = [[s.bids[p], bid_action(g, p).value], [s.servant[p], g.power(p)]]
+        if bonus[p]:
+            term.append(["jewel", bonus[p]])
         if r.land_modifiers and land_card.mod_servant == s.servant[p]:
-            t += land_card.mod_bonus
+            term.append(["land", land_card.mod_bonus])
         if all_sortie and g.ability(p) == "snake":
-            t += int(g.master_card(p).params["bonus"])
-        totals[p] = t
+            term.append(["snake", int(g.master_card(p).params["bonus"])])
+        totals[p] = sum(v for _, v in term)
+        terms[str(p)] = term
     g.emit("totals", land=land_card.id, totals={str(p): totals[p] for p in parts},
-           kinds={str(p): eff[p] for p in parts})
+           kinds={str(p): eff[p] for p in parts}, parts=terms)
     if nps and sorties:
         g.emit("case1", land=land_card.id, losers=sorties)
         if len(nps) == 1:
