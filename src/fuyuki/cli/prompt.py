@@ -75,3 +75,12 @@ def ask(console: Console, lang: str, names: Sequence[Sequence[str]],
             return found
         key = "prompt.bad" if by_name else "prompt.bad_number"
         console.print(f"[red]{t(lang, key, n=len(names))}[/]")
+
+
+def read_line(console: Console, lang: str, label: str) -> str:
+    """A line of free text (may be empty); the end of input ends the command."""
+    try:
+        return console.input(f"{label} > ")
+    except EOFError:
+        end_of_input(console, lang)
+        raise  # unreachable: end_of_input always exits

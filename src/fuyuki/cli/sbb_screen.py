@@ -197,7 +197,7 @@ def end_screen(result: dict[str, Any], view: dict[str, Any], cards: CardSet, lan
     gems = result.get("gems", [])
     best = gems_text(max((gems[w] for w in winners), default=0), lang) if gems else ""
     reason = t(lang, f"end.{result.get('reason')}", who=who, gems=best)
-    table = Table(title=f"{t(lang, 'end.title')} ({t(lang, 'end.rounds', rounds=result.get('rounds'))})")
+    table = Table(title=t(lang, "end.title") + t(lang, "end.rounds", rounds=result.get("rounds")))
     for col in (t(lang, "end.place"), t(lang, "end.player"), t(lang, "ui.gems"),
                 t(lang, "what.master"), t(lang, "what.servant")):
         table.add_column(col)
