@@ -268,18 +268,19 @@ def register(app: typer.Typer) -> None:
 
 
 def verdict_summary(result: dict, lang: str) -> str:
-    from fuyuki.sbb.text import card_name, seat_name, sep, t
+    from fuyuki.sbb.text import card_name, colon, seat_name, sep, t
 
-    lines = ["", t(lang, "ui.status") + ":"]
+    c = colon(lang)
+    lines = ["", t(lang, "ui.status") + c.rstrip()]
     lands = "  ".join(f"{card_name(k, lang)}◆{v}" for k, v in result["lands"].items())
-    lines.append(f"  {t(lang, 'ui.lands')}: {lands}  {t(lang, 'ui.pool')}: {result['pool']}  "
+    lines.append(f"  {t(lang, 'ui.lands')}{c}{lands}  {t(lang, 'ui.pool')}{c}{result['pool']}  "
                  f"{t(lang, 'ui.parent')}→{seat_name(result['next_parent'], lang)}")
     for i, s in enumerate(result["seats"]):
         lost = [t(lang, f"what.{w}") for w in ("master", "servant") if s[f"{w}_lost"]]
-        lines.append(f"  {seat_name(i, lang)}: {t(lang, 'ui.gems')} {s['gems']}  "
+        lines.append(f"  {seat_name(i, lang)}{c}{t(lang, 'ui.gems')} {s['gems']}  "
                      f"{card_name(s['master'], lang)} / {card_name(s['servant'], lang)}  "
                      f"{t(lang, 'ui.hand')} {s['hand_size']}"
-                     + (f"  {t(lang, 'ui.lost')}: {sep(lang).join(lost)}" if lost else ""))
+                     + (f"  {t(lang, 'ui.lost')}{c}{sep(lang).join(lost)}" if lost else ""))
     if result["game_over"]:
         names = sep(lang).join(seat_name(w, lang) for w in result["winners"])
         lines.append(t(lang, "ui.winner" if len(result["winners"]) == 1 else "ui.draw_game",

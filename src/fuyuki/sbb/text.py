@@ -43,6 +43,11 @@ def sep(lang: str) -> str:
     return "、" if lang == "ja" else ", "
 
 
+def colon(lang: str) -> str:
+    """The colon after a label: ： in Japanese, ": " in English."""
+    return "：" if lang == "ja" else ": "
+
+
 def gems_text(n: int, lang: str) -> str:
     """"GEM3個" / "3 gems" / "1 gem"."""
     return t(lang, "ui.gem_one" if n == 1 else "ui.gem_many", n=n)
@@ -99,14 +104,13 @@ def render(event: Event, lang: str = "ja", you: int | None = None,
         elif key in ("pack", "cards") and isinstance(value, list):
             params[key] = sep(lang).join(card_name(c, lang, cards) for c in value)
         elif key == "bids" and isinstance(value, list):
-            colon = ":" if lang == "ja" else ": "
-            params[key] = "  ".join(f"{seat_name(i, lang, you)}{colon}"
+            params[key] = "  ".join(f"{seat_name(i, lang, you)}{colon(lang)}"
                                     f"{card_name(b, lang, cards) if b else '-'}"
                                     for i, b in enumerate(value))
         elif key == "totals" and isinstance(value, dict):
             terms = event.data.get("parts") or {}
             params[key] = "  ".join(
-                f"{seat_name(int(k), lang, you)}: "
+                f"{seat_name(int(k), lang, you)}{colon(lang)}"
                 + (" + ".join(term_text(x, n, lang, cards) for x, n in terms[k]) + " = "
                    if k in terms else "") + str(v)
                 for k, v in value.items())
