@@ -25,7 +25,7 @@ def test_battle_from_two_sheet_files_in_both_languages(tmp_path):
              "--log", str(tmp_path / "b.log"))
     assert en.exit_code == 0 and "[Result]" in en.output and "side B has initiative" in en.output
     ok = run("verify", str(tmp_path / "b.log"), "--lang", "en")
-    assert ok.exit_code == 0 and "verified: 1 commitments" in ok.output
+    assert ok.exit_code == 0 and "verified: 1 commitment," in ok.output
 
 
 def test_battle_by_roster_ids_with_a_person_choosing_for_side_a():

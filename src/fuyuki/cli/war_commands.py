@@ -273,9 +273,8 @@ def new_cmd(
         rules = default_rules()
         notes: list[list[Any]] = []
         if resume is not None:
-            rec = Record.load(resume)
-            if rec.game != "rpg-war":
-                raise FuyukiError(f"{resume}: not a Grail War RPG save (game={rec.game!r})")
+            from fuyuki.cli.records import load_record
+            rec = load_record(resume, "rpg-war", lang)
             cfg = rec.config
             roster_text, roster_name = cfg["roster_toml"], cfg["roster_path"]
             humans_ids = list(cfg.get("humans", []))
