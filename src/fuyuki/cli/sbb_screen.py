@@ -201,13 +201,13 @@ def end_screen(result: dict[str, Any], view: dict[str, Any], cards: CardSet, lan
     for col in (t(lang, "end.place"), t(lang, "end.player"), t(lang, "ui.gems"),
                 t(lang, "what.master"), t(lang, "what.servant")):
         table.add_column(col)
-    place = 1
+    place, hidden = 1, f"({t(lang, 'ui.hidden')})"
     for group in result.get("ranking") or [winners]:
         for seat in group:
             p = view["seats"][seat]
             table.add_row(str(place), seat_name(seat, lang, you), str(gems[seat]),
-                          card_name(p["master"], lang, cards) if p["master"] else "-",
-                          card_name(p["servant"], lang, cards) if p["servant"] else "-",
+                          card_name(p["master"], lang, cards) if p["master"] else hidden,
+                          card_name(p["servant"], lang, cards) if p["servant"] else hidden,
                           style="bold green" if seat in winners else "")
         place += len(group)
     key = "ui.draw_game" if result.get("draw") else "ui.winner"
