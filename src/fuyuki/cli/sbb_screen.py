@@ -48,7 +48,7 @@ def land_of(card: str, view: dict[str, Any], cards: CardSet, lang: str) -> str:
     """"→ 穂群原学園 ◆2": where an action card goes, and the gems waiting there."""
     a = parse_action(card)
     if a is None:
-        return f"({t(lang, 'screen.event_card')})" if card in cards.events else ""
+        return t(lang, "screen.event_card") if card in cards.events else ""
     for land in view["lands"]:
         if cards.lands[land["id"]].colour == a.colour:
             return t(lang, "help.to_land", land=card_name(land["id"], lang, cards),
@@ -119,16 +119,16 @@ def players_table(view: dict[str, Any], cards: CardSet, lang: str) -> Table:
 def my_line(view: dict[str, Any], cards: CardSet, lang: str) -> Text:
     me, pub = view["me"], view["seats"][view["seat"]]
     out = Text(t(lang, "screen.you") + " ", style="bold")
-    parts = []
+    parts, space = [], "" if lang == "ja" else " "
     if me["master"]:
         state = t(lang, "ui.revealed") if pub["master_up"] else t(lang, "ui.hidden")
         dark = f" {t(lang, 'ui.dark')}" if me["dark"] else ""
         m = cards.masters[me["master"]]
-        parts.append(f"{m.name['ja']}{dark}[{state}] {stat(lang, 'ui.mana', me['mana'])}")
+        parts.append(f"{m.name['ja']}{dark}{space}[{state}] {stat(lang, 'ui.mana', me['mana'])}")
     if me["servant"]:
         state = t(lang, "ui.revealed") if pub["servant_up"] else t(lang, "ui.hidden")
         sv = cards.servants[me["servant"]]
-        parts.append(f"{sv.name['ja']}[{state}] {stat(lang, 'ui.power', sv.power)}")
+        parts.append(f"{sv.name['ja']}{space}[{state}] {stat(lang, 'ui.power', sv.power)}")
     out.append(" / ".join(parts) or t(lang, "ui.none"))
     out.append(f"\n{t(lang, 'screen.hand')} ", style="bold")
     out.append("  ".join(card_name(c, lang, cards) for c in me["hand"]) or t(lang, "ui.none"))
