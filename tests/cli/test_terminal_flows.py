@@ -174,6 +174,21 @@ def test_a_decision_with_one_option_is_still_shown() -> None:
     assert "（選択肢が1つなので自動：青の出撃2 → 穂群原学園 ◆0）" in shown and "GEM山" in shown
 
 
+def test_a_seat_is_named_whatever_its_case_or_width(monkeypatch) -> None:
+    from rich.console import Console
+
+    from fuyuki.cli.sbb_commands import Terminal
+    from fuyuki.core.protocol import Decision
+    from fuyuki.sbb import new_game
+
+    console = Console(record=True, width=80)
+    answers = iter(["p9", "ｐ２"])
+    monkeypatch.setattr(console, "input", lambda prompt="": next(answers))
+    term = Terminal(console, new_game(4, 3), 0, "ja")
+    assert term.choose(Decision("swap", (1, 2, 3))) == 2
+    assert "1〜3 の番号か名前を入力してください" in console.export_text()
+
+
 def test_revealed_cards_of_opponents_show_their_text_in_help() -> None:
     r = play(["--seed", "3"], "1\n1\n1\n?\n")
     after = r.output.split("ヘルプ：")[-1]
@@ -216,6 +231,7 @@ def test_board_prompt_help_bad_input_and_merged_options() -> None:
     options = re.findall(r"^  \d+\. (.+)$", out.split("ヘルプ：")[0], re.M)
     assert len(options) == len(set(options))                      # two copies: one choice
     assert "（入力が終わったので終了します）" in out and r.exit_code == 1
+    assert "…" not in out                                          # map names fold, not cut
 
 
 def test_board_default_seed_is_fresh_and_printed() -> None:

@@ -69,7 +69,7 @@ def option_label(option: Any, kind: str, view: dict[str, Any], cards: CardSet, l
 
 def option_names(option: Any, cards: CardSet) -> list[str]:
     """Every name a player may type for ``option`` (besides its number), in either language."""
-    names = [str(option)]
+    names = [] if isinstance(option, int) else [str(option)]   # a number is a menu position
     for lang in ("ja", "en"):
         names.append(option_name(option, lang, cards))
     for table in (cards.masters, cards.servants, cards.lands, cards.events):
