@@ -39,11 +39,21 @@ def test_the_start_shows_the_goal_and_a_five_line_summary_in_each_language() -> 
     ja = play(["--seed", "3"], "")
     en = play(["--seed", "3", "--lang", "en"], "")
     assert "目的：ラウンドの終わりにGEMを12個" in ja.output
-    assert "Goal: hold 12 gems at the end of a round" in en.output
+    assert "Goal: At the end of a round, hold 12 gems" in en.output
     for lang, r in (("ja", ja), ("en", en)):
         summary = [line for line in r.output.splitlines() if re.match(r"[1-5]\. ", line)]
         assert len(summary) >= 5, lang
         assert all(cell_len(line) <= 80 for line in summary[:5]), lang
+
+
+def test_board_and_war_start_with_their_goal_and_summary() -> None:
+    board = runner.invoke(app, ["board", "play", "--seed", "1", "--lang", "en"], input="")
+    war = runner.invoke(app, ["war", "new", "--seed", "1"], input="")
+    assert "Goal: The last camp with a living master wins." in board.output
+    assert "5. A camp whose master dies is out" in board.output
+    assert "目的：赤と黒の2つの陣営が戦い" in war.output and "fuyuki rules war" in war.output
+    bots = runner.invoke(app, ["board", "play", "--seed", "1", "--bots-only", "--players", "2"])
+    assert "Goal" not in bots.output and "目的" not in bots.output
 
 
 def test_help_explains_the_decision_and_every_option_with_its_card_text() -> None:

@@ -278,6 +278,9 @@ def play(
         register()
         console.print(Text(Texts(game.pack, game.view(human), lang).t("ui.title"), style="bold")
                       + Text(f"  seed={seed}", style="dim"))
+        if human is not None:
+            from fuyuki.cli.opening import opening
+            console.print(opening("board", lang))
         explained: set[str] = set()
         while not game.over:
             printer.flush()

@@ -1,6 +1,6 @@
 """The terminal screen of Servant Big Battle, drawn from a view: a compact state that fits
-80×24 with the last round's outcome and the options below it, the help of a decision, the
-opening summary and the end (why it ended, a ranking). Text wraps; nothing is cut."""
+80×24 with the last round's outcome and the options below it, the help of a decision and the
+end (why it ended, a ranking). Text wraps; nothing is cut."""
 
 from __future__ import annotations
 
@@ -179,14 +179,6 @@ def help_screen(decision, view: dict[str, Any], cards: CardSet, lang: str) -> Gr
         parts.append(indented(t(lang, "help.none_up"), style="dim", indent=2))
     parts.append(Text(t(lang, "help.more"), style="dim"))
     return Group(*parts)
-
-
-def opening(lang: str) -> Group:
-    """The goal and the five-line summary shown when a game starts."""
-    lines = [Text(t(lang, "start.goal"), style="bold")]
-    lines += [Text(t(lang, f"start.line{i}")) for i in range(1, 6)]
-    lines.append(Text(t(lang, "screen.help_hint"), style="dim"))
-    return Group(*lines)
 
 
 # ---------------------------------------------------------------------------- the end

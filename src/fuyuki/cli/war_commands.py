@@ -331,6 +331,9 @@ def new_cmd(
                 log.write_text("\n".join(lines) + "\n", "utf-8")
                 pub.__init__(lang, brief=brief, dice=True)
 
+        if humans and not quiet:
+            from fuyuki.cli.opening import opening
+            Console(highlight=False).print(opening("war", lang))
         shown = 0
         if quiet:
             shown = len(war.events)
