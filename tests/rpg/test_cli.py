@@ -98,7 +98,7 @@ def test_bad_save_and_roster_files_exit_2(tmp_path):
     p = tmp_path / "s.json"
     p.write_text('{"game": "sbb", "seed": 1, "submissions": []}', "utf-8")
     res = run("new", "--resume", str(p))
-    assert res.exit_code == 2 and "not a Grail War RPG save" in res.output
+    assert res.exit_code == 2 and "サーヴァント大戦の棋譜です" in res.output and "fuyuki replay" in res.output
     r = tmp_path / "r.toml"
     r.write_text("[[pair]]\nid = 3\n", "utf-8")
     res = run("new", "--roster", str(r), "--auto")

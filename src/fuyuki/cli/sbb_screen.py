@@ -94,7 +94,7 @@ def players_table(view: dict[str, Any], cards: CardSet, lang: str) -> Table:
     me = view.get("seat")
     table = Table(show_header=False, box=None, padding=(0, 1), pad_edge=False)
     for _ in range(4):
-        table.add_column()
+        table.add_column(overflow="fold")   # a long cell wraps, never ends in "…"
     hidden = f"({t(lang, 'ui.hidden')})"
     for p in view["seats"]:
         name = seat_name(p["seat"], lang, me)
