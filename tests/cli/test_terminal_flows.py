@@ -203,7 +203,7 @@ def test_revealed_cards_of_opponents_show_their_text_in_help() -> None:
     r = play(["--seed", "3"], "1\n1\n1\n?\n")
     after = r.output.split("ヘルプ：")[-1]
     assert "場の表向きのカード：" in after
-    assert "P1 ギルガメッシュ: 戦闘力4 《天地乖離す開闢の星》" in after
+    assert "P1 ギルガメッシュ：戦闘力4 《天地乖離す開闢の星》" in after
 
 
 # ------------------------------------------------------------------ records and the command

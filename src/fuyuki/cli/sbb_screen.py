@@ -13,7 +13,8 @@ from rich.text import Text
 
 from fuyuki.core.events import Event
 from fuyuki.sbb.cards import CardSet, parse_action
-from fuyuki.sbb.text import card_name, gems_text, option_name, render, seat_name, sep, stat, t
+from fuyuki.sbb.text import (card_name, colon, gems_text, option_name, render, seat_name, sep,
+                             stat, t)
 
 COLOUR_STYLE = {"red": "bold red", "blue": "bold blue", "green": "bold green",
                 "yellow": "bold yellow", "purple": "bold magenta"}
@@ -173,8 +174,8 @@ def help_screen(decision, view: dict[str, Any], cards: CardSet, lang: str) -> Gr
     parts.append(Text(t(lang, "help.field"), style="bold"))
     up = [(p["seat"], c) for p in view["seats"] for c in (p["master"], p["servant"]) if c]
     for seat, c in up:
-        parts.append(indented(f"{seat_name(seat, lang, view.get('seat'))} "
-                              f"{card_name(c, lang, cards)}: {card_text(c, cards, lang)}", indent=2))
+        parts.append(indented(f"{seat_name(seat, lang, view.get('seat'))} {card_name(c, lang, cards)}"
+                              f"{colon(lang)}{card_text(c, cards, lang)}", indent=2))
     if not up:
         parts.append(indented(t(lang, "help.none_up"), style="dim", indent=2))
     parts.append(Text(t(lang, "help.more"), style="dim"))
