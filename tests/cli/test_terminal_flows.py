@@ -199,6 +199,20 @@ def test_a_seat_is_named_whatever_its_case_or_width(monkeypatch) -> None:
     assert "1〜3 の番号か名前を入力してください" in console.export_text()
 
 
+def test_an_opponents_card_shows_its_text_when_first_revealed() -> None:
+    out = play(["--seed", "3"], "1\n" * 12).output
+    reveal = "P1のサーヴァントが表に：ギルガメッシュ\n"
+    assert reveal in out
+    assert out.split(reveal)[1].lstrip().startswith("戦闘力4 《天地乖離す開闢の星》")
+    assert out.count("バトルの相手のサーヴァントとマスターをすべて破壊する。") >= 1
+
+
+def test_board_summarises_what_happened_since_the_last_choice() -> None:
+    r = runner.invoke(app, ["board", "play", "--seed", "2", "--players", "2"], input="1\n" * 200)
+    part = r.output.split("前回の選択からの出来事：")[1].split("の選択")[0]
+    assert "《攻撃》" in part or "ダメージ" in part
+
+
 def test_revealed_cards_of_opponents_show_their_text_in_help() -> None:
     r = play(["--seed", "3"], "1\n1\n1\n?\n")
     after = r.output.split("ヘルプ：")[-1]

@@ -47,6 +47,7 @@ class Terminal:
         self.console, self.game, self.seat, self.lang = console, game, seat, lang
         self.tutorial = tutorial
         self.taught: set[str] = set()
+        self.explained: set[str] = set()  # opponents' cards whose text has been shown
         self.this_round: list = []      # events seen since the current round began
         self.last_round: list[str] = []  # the outcome of the round before, in a few lines
 
@@ -63,8 +64,14 @@ class Terminal:
                                         style="bold yellow", indent=0))
 
     def saw(self, event) -> None:
-        from fuyuki.cli.sbb_screen import summary
+        from fuyuki.cli.sbb_screen import card_text, indented, summary
 
+        if event.kind == "flip" and event.data.get("seat") != self.seat:
+            card = event.data["card"]
+            if card not in self.explained:   # an opponent's card, the first time it shows
+                self.explained.add(card)
+                self.console.print(indented(card_text(card, self.game.rules.cards, self.lang),
+                                            style="dim"))
         if event.kind == "round":
             self.last_round = summary(self.this_round, self.lang, self.seat, self.game.rules.cards)
             self.this_round = []
