@@ -97,3 +97,25 @@ def test_each_game_has_a_goal_and_a_five_line_summary_that_fits_80_columns(game,
     assert goal and cell_len(goal) < 100
     assert [line[:2] for line in five] == ["1.", "2.", "3.", "4.", "5."]
     assert all(cell_len(line) <= 80 for line in five), five
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_rules_in_the_terminal_wrap_and_never_cut_a_cell(game, lang) -> None:
+    """Tables become lists at the terminal: a table cell would end in "…"."""
+    from rich.console import Console
+    from rich.markdown import Markdown
+
+    from fuyuki.cli.rules_commands import tables_as_lists
+
+    text = rules_text(game, lang)
+    shown = tables_as_lists(text, lang)
+    assert not any(line.startswith("|") for line in shown.splitlines())
+    console = Console(width=80, record=True, file=open("/dev/null", "w"))
+    console.print(Markdown(shown))
+    out = console.export_text()
+    assert "…" not in out
+    if "|" in text:   # every row's first cell is still there
+        first = [row.split("|")[1].strip() for row in text.splitlines()
+                 if row.startswith("|") and not set(row) <= set("|-: ")]
+        assert all(cell.replace("**", "") in out.replace("\n", "") for cell in first[1:])
