@@ -111,7 +111,8 @@ class Terminal:
 
     def choose(self, decision) -> Any:
         from fuyuki.cli.prompt import ask
-        from fuyuki.cli.sbb_screen import help_screen, indented, option_label, option_names
+        from fuyuki.cli.sbb_screen import (card_text, help_screen, indented, option_label,
+                                           option_names)
         from fuyuki.sbb.text import t
 
         self.show_state(decision)
@@ -125,7 +126,6 @@ class Terminal:
             self.console.print(f"  {i}. {option_label(opt, decision.kind, view, cards, self.lang)}",
                                markup=False)
             if decision.kind in ("draft_master", "draft_servant"):
-                from fuyuki.cli.sbb_screen import card_text
                 self.console.print(indented(card_text(opt, cards, self.lang), style="dim"))
         index = ask(self.console, self.lang, [option_names(o, cards) for o in decision.options],
                     lambda: self.console.print(help_screen(decision, view, cards, self.lang)))
