@@ -4,7 +4,6 @@ tutorial, the board and war prompts, and the small commands around them."""
 
 from __future__ import annotations
 
-import json
 import re
 import subprocess
 import sys
