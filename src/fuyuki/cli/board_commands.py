@@ -129,9 +129,12 @@ def hand_panel(view: dict[str, Any], texts) -> Panel:
         lines.append(f"{label}: ", style="bold")
         if not items:
             lines.append(t("ui.none"), style="dim")
-        for h in items:
-            c = pack.cards[h["card"]]
-            lines.append(f"\n  「{c.name}」 ", style="bold")
+        counts: dict[str, int] = {}
+        for h in items:                      # copies of a card: one line, "×3"
+            counts[h["card"]] = counts.get(h["card"], 0) + 1
+        for card, n in counts.items():
+            c = pack.cards[card]
+            lines.append(f"\n  「{c.name}」{f'×{n}' if n > 1 else ''} ", style="bold")
             lines.append(pick(c.text, texts.lang), style="dim")
         lines.append("\n")
     return Panel(lines, expand=False)
