@@ -321,3 +321,11 @@ def test_war_verify_exit_codes_match_its_help(tmp_path: Path) -> None:
     for code in ("0", "1", "2", "3"):
         assert re.search(rf"\b{code}\b", helptext)
     assert "unverifiable" in helptext
+
+
+def test_the_terminals_own_words_exist_in_both_languages() -> None:
+    from fuyuki.core import i18n
+
+    ja = {k for k in i18n.keys("ja") if k.startswith("cli.")}
+    en = {k for k in i18n.keys("en") if k.startswith("cli.")}
+    assert ja == en and {"cli.prompt.bad", "cli.prompt.eof", "cli.start.goal"} <= ja
