@@ -329,3 +329,15 @@ def test_the_terminals_own_words_exist_in_both_languages() -> None:
     ja = {k for k in i18n.keys("ja") if k.startswith("cli.")}
     en = {k for k in i18n.keys("en") if k.startswith("cli.")}
     assert ja == en and {"cli.prompt.bad", "cli.prompt.eof", "cli.start.goal"} <= ja
+
+
+def test_a_long_round_is_summarised_in_six_lines_saying_what_was_left_out() -> None:
+    from fuyuki.cli.sbb_screen import SUMMARY_LINES, summary
+    from fuyuki.core.events import Event
+    from fuyuki.sbb import new_game
+
+    cards = new_game(4, 3).rules.cards
+    events = [Event("take", {"seat": i % 4, "land": "emiya", "gems": i}) for i in range(1, 10)]
+    lines = summary(events, "en", None, cards)
+    assert len(lines) == SUMMARY_LINES and lines[-1] == "(and 4 more in the log above)"
+    assert lines[0] == "P1 takes 1 gem from Emiya Residence (衛宮邸)."

@@ -150,7 +150,8 @@ def summary(events: Iterable[Event], lang: str, you: int | None, cards: CardSet)
     """The outcome of the last round in a few lines (battles, gems taken, cards lost)."""
     lines = [render(e, lang, you=you, cards=cards) for e in events if e.kind in SUMMARY_KINDS]
     if len(lines) > SUMMARY_LINES:
-        lines = lines[:SUMMARY_LINES - 1] + [lines[-1]]
+        more = len(lines) - SUMMARY_LINES + 1
+        lines = lines[:SUMMARY_LINES - 1] + [t(lang, "screen.more", n=more)]
     return lines
 
 
