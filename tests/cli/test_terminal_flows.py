@@ -195,7 +195,9 @@ def test_a_seat_is_named_whatever_its_case_or_width(monkeypatch) -> None:
     monkeypatch.setattr(console, "input", lambda prompt="": next(answers))
     term = Terminal(console, new_game(4, 3), 0, "ja")
     assert term.choose(Decision("swap", (1, 2, 3))) == 2
-    assert "1〜3 の番号か名前を入力してください" in console.export_text()
+    shown = console.export_text()
+    assert "1〜3 の番号か名前を入力してください" in shown
+    assert "  2. P2（伏せ）" in shown     # whose servant it is: hidden before any battle
 
 
 def test_an_opponents_card_shows_its_text_when_first_revealed() -> None:

@@ -62,6 +62,10 @@ def option_label(option: Any, kind: str, view: dict[str, Any], cards: CardSet, l
     if kind == "place_gem":
         gems = next((x["gems"] for x in view["lands"] if x["id"] == option), None)
         return f"{label} ◆{gems}" if gems is not None else label
+    if isinstance(option, int):          # a seat (swap, つばめ返し): whose servant it is
+        servant = view["seats"][option]["servant"]
+        shown = card_name(servant, lang, cards) if servant else t(lang, "ui.hidden")
+        return f"{label} ({shown})" if lang != "ja" else f"{label}（{shown}）"
     if kind in ("bid", "jewel") and isinstance(option, str) and option != "pass":
         where = land_of(option, view, cards, lang) if kind == "bid" else ""
         return f"{label} {where}".rstrip()
@@ -163,7 +167,8 @@ def help_screen(decision, view: dict[str, Any], cards: CardSet, lang: str) -> Gr
     for i, opt in enumerate(decision.options, 1):
         parts.append(Text(f"  {i}. {option_label(opt, decision.kind, view, cards, lang)}",
                           style="bold"))
-        text = card_text(opt, cards, lang) if isinstance(opt, str) else ""
+        card = view["seats"][opt]["servant"] if isinstance(opt, int) else opt
+        text = card_text(card, cards, lang) if card else ""
         if text:
             parts.append(indented(text))
     me = view.get("me") or {}
