@@ -9,9 +9,8 @@ then replacement cards are drawn.
 
 from __future__ import annotations
 
-from fuyuki.core.protocol import Decision
 from fuyuki.sbb.battle import luck_used, offer_luck
-from fuyuki.sbb.game import Answers, Game, flip, step
+from fuyuki.sbb.game import Answers, Game, step
 
 DESTROYS = ("destroy", "sure", "retaliate")
 
@@ -34,9 +33,10 @@ def step_losses(g: Game, losses: tuple, cause: str) -> None:
             continue
         kept.append(loss)
     asks = {}
-    for victim, what, how, src in kept:
-        if what == "servant" and how in ("destroy", "sure") and g.ability(victim) == "substitute":
-            asks[victim] = Decision("substitute", ("yes", "no"), {"source": src})
+    for loss in kept:
+        offer = g.ab(loss[0]).loss_offer(g, loss)
+        if offer is not None:
+            asks[loss[0]] = offer
     if asks:
         g.ask(asks, ("losses_apply", tuple(kept), cause))
     else:
@@ -48,11 +48,12 @@ def step_losses_apply(g: Game, losses: tuple, cause: str, answers: Answers) -> N
     s, r = g.s, g.rules
     final: list[tuple] = []
     for loss in losses:
-        victim, what, how, src = loss
-        if what == "servant" and answers.get(victim) == "yes":
-            g.emit("substitute", seat=victim, master=s.master[victim])
-            if not any(v == victim and w == "master" for v, w, _, _ in final + list(losses)):
-                final.append((victim, "master", "destroy", src))
+        victim = loss[0]
+        instead = g.ab(victim).replace_loss(g, loss, answers[victim]) \
+            if victim in answers else None
+        if instead is not None:
+            if not any(v == victim and w == instead[1] for v, w, _, _ in final + list(losses)):
+                final.append(instead)
             continue
         final.append(loss)
     order = {seat: i for i, seat in enumerate(s.order())}
@@ -71,19 +72,7 @@ def step_losses_apply(g: Game, losses: tuple, cause: str, answers: Answers) -> N
     retaliations = []
     fetched: dict[int, str | None] = {}
     for victim, (_, _, how, src) in servant_lost.items():
-        ab = g.ability(victim)
-        if ab == "darken" and victim not in master_lost and not s.dark[victim]:
-            s.dark[victim] = True
-            g.emit("darken", seat=victim)
-        elif ab == "dojo":
-            limit = g.master_card(victim).mana if r.hand_limit else r.hand_size
-            while len(s.hand[victim]) < limit and not s.over:
-                if not g.draw_action(victim):
-                    break
-            g.emit("dojo", seat=victim, hand=len(s.hand[victim]))
-        elif (ab == "fetch_master" and r.fetch_trigger == "servant_destroyed" and how != "cancel"
-              and not r.fetch_ignored):
-            fetched[victim] = _fetch_master(g, victim)
+        g.ab(victim).after_servant_lost(g, victim, how, victim in master_lost, fetched)
         sv = g.servant_card(victim)
         if sv.retaliate and (sv.id in r.auto_np or _played_np(g, victim)):
             # against every player whose effect destroyed it (several in a tie) — unless that
@@ -95,11 +84,7 @@ def step_losses_apply(g: Game, losses: tuple, cause: str, answers: Answers) -> N
                         and (victim, src_) not in retaliations:
                     retaliations.append((victim, src_))
     for victim, (_, _, how, src) in master_lost.items():
-        ab = g.ability(victim)
-        if ab == "fetch_master" and not r.fetch_ignored:
-            trig = r.fetch_trigger
-            if trig == "master_lost" or (trig == "master_destroyed" and how != "cancel"):
-                fetched[victim] = _fetch_master(g, victim)
+        g.ab(victim).after_master_lost(g, victim, how, fetched)
     # replacements
     for victim in servant_lost:
         s.sdisc.append(s.servant[victim])
@@ -123,45 +108,20 @@ def _played_np(g: Game, seat: int) -> bool:
 
 def _return_gems(g: Game, victim: int) -> None:
     s, r = g.s, g.rules
-    if g.ability(victim) == "life_extension":
-        g.emit("life_extension", seat=victim)
+    if g.ab(victim).returns_no_gems(g, victim):
         return
     due = s.gems[victim] if r.servant_loss_gems < 0 else min(r.servant_loss_gems, s.gems[victim])
     if due <= 0:
         return
     s.gems[victim] -= due
     for k in s.seats_from(s.parent):
-        if k != victim and g.ability(k) == "overseer":
-            give = min(int(g.master_card(k).params.get("gems", 1)), due)
-            s.gems[k] += give
+        give = g.ab(k).takes_returned_gems(g, k, victim, due)
+        if give is not None:
             due -= give
-            flip(g, k, "master")
-            g.emit("overseer", seat=k, from_seat=victim, gems=give)
             break
     s.pool += due
     if due:
         g.emit("return_gems", seat=victim, gems=due)
-
-
-def _fetch_master(g: Game, seat: int) -> str | None:
-    """偽臣の書: the named master from the deck or discard, face up. ``None`` when she is
-    face up in play (nothing happens); the seat's own card when someone holds her face down
-    (慎二 comes back)."""
-    s = g.s
-    target = g.master_card(seat).params["card"]
-    for k in range(s.n):
-        if s.master[k] == target and k != seat:
-            if s.m_up[k]:
-                g.emit("fetch_nothing", seat=seat, card=target)
-                return None
-            g.emit("fetch_back", seat=seat, card=s.master[seat])
-            return "@self"
-    for pile in (s.mdeck, s.mdisc):
-        if target in pile:
-            pile.remove(target)
-            g.emit("fetch", seat=seat, card=target)
-            return target
-    return None
 
 
 def _replace_master(g: Game, victim: int, new: str | None) -> None:
@@ -177,12 +137,12 @@ def _replace_master(g: Game, victim: int, new: str | None) -> None:
     if new is not None:
         s.master[victim] = new
         s.m_up[victim] = True
-        s.dark[victim] = g.rules.start_dark and g.ability(victim) == "darken"  # hf
+        s.dark[victim] = g.ab(victim).starts_dark(g.rules)  # hf
         g.emit("new_master_up", seat=victim, card=new)
         return
     s.master[victim] = g.draw_card("master") or ""
     s.m_up[victim] = False
-    s.dark[victim] = g.rules.start_dark and bool(s.master[victim]) and g.ability(victim) == "darken"
+    s.dark[victim] = bool(s.master[victim]) and g.ab(victim).starts_dark(g.rules)
     g.emit("new_master", to=(victim,), seat=victim, card=s.master[victim])
 
 
