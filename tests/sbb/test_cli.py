@@ -55,7 +55,7 @@ def test_judge_text_and_json():
     r = runner.invoke(app, ["judge", str(path), "--json"])
     data = json.loads(r.output)
     assert set(data) == {"lands", "pool", "next_parent", "seats", "game_over", "winners", "log"}
-    assert set(data["seats"][0]) == {"gems", "master", "servant", "master_lost", "servant_lost",
+    assert set(data["seats"][0]) == {"gems", "master", "servant", "master_lost", "servant_lost", "dark",
                                      "revealed", "hand_size"}
     assert data["seats"][0]["gems"] == 5
 

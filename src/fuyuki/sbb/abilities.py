@@ -87,8 +87,9 @@ class Ability:
         """A decision for the victim of ``loss`` before the batch is applied."""
         return None
 
-    def replace_loss(self, g: Game, loss: Loss, answer: Any) -> Loss | None:
-        """What ``loss`` becomes, given the answer to :meth:`loss_offer` (None: unchanged)."""
+    def replace_loss(self, g: Game, loss: Loss, answer: Any, first: bool) -> Loss | None:
+        """What ``loss`` becomes, given the answer to :meth:`loss_offer` (None: unchanged);
+        ``first``: the first of the batch's losses this master replaces (it logs once)."""
         return None
 
     def returns_no_gems(self, g: Game, seat: int) -> bool:
@@ -101,14 +102,16 @@ class Ability:
         the parent to the left, acts)."""
         return None
 
-    def after_servant_lost(self, g: Game, seat: int, how: str, master_lost: bool,
+    def after_servant_lost(self, g: Game, seat: int, card: Master, how: str,
                            fetched: dict[int, str | None]) -> None:
-        """React after its player's servant is lost (``master_lost``: the master too, in the
-        same batch). A new master it brings goes into ``fetched``."""
+        """React after its player's servant is lost — this master ``card`` acts even if the
+        same batch lost it too [R-32](a); the lost cards have left the table [R-32](b). A new
+        master it brings goes into ``fetched``."""
 
-    def after_master_lost(self, g: Game, seat: int, how: str,
+    def after_master_lost(self, g: Game, seat: int, card: Master, how: str,
                           fetched: dict[int, str | None]) -> None:
-        """React after this master is lost. A new master it brings goes into ``fetched``."""
+        """React after this master ``card`` is lost (it has left the table). A new master it
+        brings goes into ``fetched``."""
 
     # -- the master's state
     #: whether the master can turn dark at all (a scenario may set it dark)
@@ -171,10 +174,12 @@ class Substitute(Ability):
             return Decision("substitute", ("yes", "no"), {"source": src})
         return None
 
-    def replace_loss(self, g: Game, loss: Loss, answer: Any) -> Loss | None:
+    def replace_loss(self, g: Game, loss: Loss, answer: Any, first: bool) -> Loss | None:
         victim, what, how, src = loss
-        if what == "servant" and answer == "yes":
-            g.emit("substitute", seat=victim, master=g.s.master[victim])
+        if what == "servant" and how in ("destroy", "sure") and answer == "yes":
+            if first:
+                g.fires(victim)
+                g.emit("substitute", seat=victim, master=g.s.master[victim])
             return (victim, "master", "destroy", src)
         return None
 
@@ -216,10 +221,11 @@ class Darken(Ability):
     params = ("mana", "power")
     darkens = True
 
-    def after_servant_lost(self, g: Game, seat: int, how: str, master_lost: bool,
+    def after_servant_lost(self, g: Game, seat: int, card: Master, how: str,
                            fetched: dict[int, str | None]) -> None:
         s = g.s
-        if not master_lost and not s.dark[seat]:
+        if not s.dark[seat]:
+            g.fires(seat)
             s.dark[seat] = True
             g.emit("darken", seat=seat)
 
@@ -242,25 +248,26 @@ class FetchMaster(Ability):
     kind = "fetch_master"
     params = ("card", "trigger")
 
-    def after_servant_lost(self, g: Game, seat: int, how: str, master_lost: bool,
+    def after_servant_lost(self, g: Game, seat: int, card: Master, how: str,
                            fetched: dict[int, str | None]) -> None:
         r = g.rules
         if r.fetch_trigger == "servant_destroyed" and how != "cancel" and not r.fetch_ignored:
-            fetched[seat] = self._fetch(g, seat)
+            g.fires(seat)
+            fetched[seat] = self._fetch(g, seat, card.id)
 
-    def after_master_lost(self, g: Game, seat: int, how: str,
+    def after_master_lost(self, g: Game, seat: int, card: Master, how: str,
                           fetched: dict[int, str | None]) -> None:
         r = g.rules
         if r.fetch_ignored:
             return
         trig = r.fetch_trigger
         if trig == "master_lost" or (trig == "master_destroyed" and how != "cancel"):
-            fetched[seat] = self._fetch(g, seat)
+            fetched[seat] = self._fetch(g, seat, card.id)
 
-    def _fetch(self, g: Game, seat: int) -> str | None:
+    def _fetch(self, g: Game, seat: int, own: str) -> str | None:
         """The named master from the deck or discard, face up. ``None`` when she is face up
-        in play (nothing happens); "@self" when someone holds her face down (this master
-        comes back)."""
+        in play (nothing happens); "@self" when someone holds her face down (``own``, this
+        master, comes back). A master lost in the same batch is already off the table."""
         s = g.s
         target = str(self.values["card"])
         for k in range(s.n):
@@ -268,7 +275,7 @@ class FetchMaster(Ability):
                 if s.m_up[k]:
                     g.emit("fetch_nothing", seat=seat, card=target)
                     return None
-                g.emit("fetch_back", seat=seat, card=s.master[seat])
+                g.emit("fetch_back", seat=seat, card=own)
                 return "@self"
         for pile in (s.mdeck, s.mdisc):
             if target in pile:
@@ -318,6 +325,7 @@ class LifeExtension(Ability):
     kind = "life_extension"
 
     def returns_no_gems(self, g: Game, seat: int) -> bool:
+        g.fires(seat)
         g.emit("life_extension", seat=seat)
         return True
 
@@ -351,10 +359,11 @@ class Dojo(Ability):
 
     kind = "dojo"
 
-    def after_servant_lost(self, g: Game, seat: int, how: str, master_lost: bool,
+    def after_servant_lost(self, g: Game, seat: int, card: Master, how: str,
                            fetched: dict[int, str | None]) -> None:
         s, r = g.s, g.rules
-        limit = g.master_card(seat).mana if r.hand_limit else r.hand_size
+        g.fires(seat)
+        limit = card.mana if r.hand_limit else r.hand_size
         while len(s.hand[seat]) < limit and not s.over:
             if not g.draw_action(seat):
                 break

@@ -68,6 +68,19 @@ def bid_action(g: Game, seat: int) -> Action:
     return a
 
 
+def played_np(g: Game, seat: int) -> bool:
+    """Whether ``seat`` bid a 宝具 card this round."""
+    bid = g.s.bids[seat]
+    return bid is not None and bid.split("-")[1:2] == ["np"]
+
+
+def god_hand(g: Game, seat: int) -> bool:
+    """Whether ``seat``'s servant cannot be destroyed (ゴッドハンド: automatic, or in v1.0 with
+    a 宝具 card bid)."""
+    sv = g.servant_card(seat)
+    return sv.indestructible and (sv.id in g.rules.auto_np or played_np(g, seat))
+
+
 def take_gems(g: Game, li: int, seat: int) -> None:
     s = g.s
     n = s.gems_on[li]
@@ -177,9 +190,12 @@ def _coins(g: Game, parts, winner: int) -> None:
 
 def _tsubame(g: Game, li: int, parts, w: int, total: int, sorties) -> None:
     """つばめ返し: アサシン's 宝具 card against only 出撃 wins; with a total at least an
-    opponent's card value it destroys one such opponent's servant, its player choosing."""
+    opponent's card value it destroys one such opponent's servant, its player choosing.
+    The candidates it can destroy come first, from the parent to the left: the first is the
+    choice when none is given [R-33] (a cut at ゴッドハンド is wasted)."""
     s = g.s
-    cands = tuple(q for q in sorties if total >= bid_action(g, q).value)
+    reach = [q for q in sorties if total >= bid_action(g, q).value]
+    cands = tuple([q for q in reach if not god_hand(g, q)] + [q for q in reach if god_hand(g, q)])
     g.emit("tsubame", seat=w, land=s.lands[li], candidates=list(cands))
     if not cands:
         g.then(("win_gems", li, w, tuple(parts)))

@@ -166,6 +166,12 @@ class Game:
             card = s.master[seat] if what == "master" else s.servant[seat]
             self.emit("flip", seat=seat, what=what, card=card)
 
+    def fires(self, seat: int) -> None:
+        """A master ability fires: a master still on the table turns face up first, so that
+        its event never names a card face down [R-35]."""
+        if self.s.master[seat]:
+            self.flip(seat, "master")
+
     # ------------------------------------------------------------------ card facts
     def master_card(self, seat: int):
         return self.rules.cards.masters[self.s.master[seat]]

@@ -202,6 +202,7 @@ def judge(path: str | Path, lang: str = "ja", cards: str | Path | None = None,
         rec: dict[str, Any] = {
             "gems": s.gems[i], "master": s.master[i], "servant": s.servant[i],
             "master_lost": s.lost_master[i], "servant_lost": s.lost_servant[i],
+            "dark": s.dark[i],
             "revealed": [w for w, up in (("master", s.m_up[i]), ("servant", s.s_up[i])) if up],
             "hand_size": len(s.hand[i]),
         }

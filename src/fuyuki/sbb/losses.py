@@ -9,7 +9,7 @@ then replacement cards are drawn.
 
 from __future__ import annotations
 
-from fuyuki.sbb.battle import luck_used, offer_luck
+from fuyuki.sbb.battle import god_hand, luck_used, offer_luck, played_np
 from fuyuki.sbb.game import Answers, Game, step
 
 DESTROYS = ("destroy", "sure", "retaliate")
@@ -26,17 +26,19 @@ def step_losses(g: Game, losses: tuple, cause: str) -> None:
         if key in seen:
             continue
         seen.add(key)
-        sv = g.servant_card(victim)
-        if what == "servant" and how == "destroy" and sv.indestructible and (
-                sv.id in g.rules.auto_np or _played_np(g, victim)):  # v1.0: needs a 宝具 card
+        if what == "servant" and how == "destroy" and god_hand(g, victim):
             g.emit("prevented", seat=victim, servant=s.servant[victim], by="indestructible")
             continue
         kept.append(loss)
+    # a replacement (身代わり) is not offered for a servant whose contract this batch cancels
+    # anyway: there is nothing left to save [R-32](c)
+    cancelled = {v for v, what, how, _ in kept if what == "servant" and how == "cancel"}
     asks = {}
     for loss in kept:
-        offer = g.ab(loss[0]).loss_offer(g, loss)
-        if offer is not None:
-            asks[loss[0]] = offer
+        if loss[0] not in cancelled:
+            offer = g.ab(loss[0]).loss_offer(g, loss)
+            if offer is not None:
+                asks[loss[0]] = offer
     if asks:
         g.ask(asks, ("losses_apply", tuple(kept), cause))
     else:
@@ -47,11 +49,13 @@ def step_losses(g: Game, losses: tuple, cause: str) -> None:
 def step_losses_apply(g: Game, losses: tuple, cause: str, answers: Answers) -> None:
     s, r = g.s, g.rules
     final: list[tuple] = []
+    replaced: set[int] = set()
     for loss in losses:
         victim = loss[0]
-        instead = g.ab(victim).replace_loss(g, loss, answers[victim]) \
+        instead = g.ab(victim).replace_loss(g, loss, answers[victim], victim not in replaced) \
             if victim in answers else None
         if instead is not None:
+            replaced.add(victim)
             if not any(v == victim and w == instead[1] for v, w, _, _ in final + list(losses)):
                 final.append(instead)
             continue
@@ -65,16 +69,31 @@ def step_losses_apply(g: Game, losses: tuple, cause: str, answers: Answers) -> N
     for victim, (_, what, how, src) in list(servant_lost.items()) + list(master_lost.items()):
         card = s.servant[victim] if what == "servant" else s.master[victim]
         g.emit("lost", seat=victim, what=what, card=card, how=how, source=src, cause=cause)
-    # gems returned (servant losses only)
+    # gems returned (servant losses only): a master lost in the batch still acts [R-32](a)
     for victim in servant_lost:
         _return_gems(g, victim)
+    # the lost cards leave the table: reactions read the table after the batch [R-32](b),
+    # with the abilities of the masters who lost a servant, lost or not [R-32](a)
+    masters = {v: g.master_card(v) for v in (*servant_lost, *master_lost)}
+    servants = {v: g.servant_card(v) for v in servant_lost}
+    for victim in servant_lost:
+        s.sdisc.append(s.servant[victim])
+        s.servant[victim] = ""
+        s.s_up[victim] = False
+        s.lost_servant[victim] = True
+    for victim in master_lost:
+        s.mdisc.append(s.master[victim])
+        s.master[victim] = ""
+        s.m_up[victim] = False
+        s.lost_master[victim] = True
     # reactions
     retaliations = []
     fetched: dict[int, str | None] = {}
     for victim, (_, _, how, src) in servant_lost.items():
-        g.ab(victim).after_servant_lost(g, victim, how, victim in master_lost, fetched)
-        sv = g.servant_card(victim)
-        if sv.retaliate and (sv.id in r.auto_np or _played_np(g, victim)):
+        m = masters[victim]
+        m.hooks.after_servant_lost(g, victim, m, how, fetched)
+        sv = servants[victim]
+        if sv.retaliate and (sv.id in r.auto_np or played_np(g, victim)):
             # against every player whose effect destroyed it (several in a tie) — unless that
             # player's servant falls in this same batch: it is gone already, and the
             # retaliation never reaches the replacement drawn after it
@@ -84,26 +103,19 @@ def step_losses_apply(g: Game, losses: tuple, cause: str, answers: Answers) -> N
                         and (victim, src_) not in retaliations:
                     retaliations.append((victim, src_))
     for victim, (_, _, how, src) in master_lost.items():
-        g.ab(victim).after_master_lost(g, victim, how, fetched)
+        m = masters[victim]
+        m.hooks.after_master_lost(g, victim, m, how, fetched)
     # replacements
     for victim in servant_lost:
-        s.sdisc.append(s.servant[victim])
         s.servant[victim] = g.draw_card("servant") or ""
-        s.s_up[victim] = False
-        s.lost_servant[victim] = True
         g.emit("new_servant", to=(victim,), seat=victim, card=s.servant[victim])
     for victim in master_lost:
-        _replace_master(g, victim, fetched.pop(victim, None))
+        _replace_master(g, victim, masters[victim].id, fetched.pop(victim, None))
     for victim, new in fetched.items():  # v1.0: 慎二's servant lost, 桜 replaces 慎二
         if new is not None:
-            _replace_master(g, victim, new)
+            _replace_master(g, victim, s.master[victim], new)
     for victim, src in retaliations:
         g.then(("retaliate", victim, src))
-
-
-def _played_np(g: Game, seat: int) -> bool:
-    bid = g.s.bids[seat]
-    return bid is not None and bid.split("-")[1:2] == ["np"]
 
 
 def _return_gems(g: Game, victim: int) -> None:
@@ -124,16 +136,22 @@ def _return_gems(g: Game, victim: int) -> None:
         g.emit("return_gems", seat=victim, gems=due)
 
 
-def _replace_master(g: Game, victim: int, new: str | None) -> None:
+def _replace_master(g: Game, victim: int, old: str, new: str | None) -> None:
+    """The seat's new master: ``new`` face up (fetched), its own ``old`` card back face up
+    ("@self"), or a card drawn face down (``None``). A master lost in the batch is already in
+    the discard; one that was not lost (v1.0 偽臣の書) goes there now."""
     s = g.s
-    old = s.master[victim]
     s.dark[victim] = False
     s.lost_master[victim] = True
     if new == "@self":
+        if not s.master[victim]:
+            s.mdisc.remove(old)
+        s.master[victim] = old
         s.m_up[victim] = True
         g.emit("new_master_up", seat=victim, card=old)
         return
-    s.mdisc.append(old)
+    if s.master[victim]:
+        s.mdisc.append(old)
     if new is not None:
         s.master[victim] = new
         s.m_up[victim] = True
