@@ -29,7 +29,7 @@ hooks it overrides; a card file then names its kind.
 from __future__ import annotations
 
 import copyreg
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from mypy_extensions import mypyc_attr
 
@@ -50,11 +50,15 @@ SUBSTITUTE = "substitute"
 class Ability:
     """A master ability with no effect (``none``); the default answer of every hook."""
 
-    kind = "none"
+    kind: ClassVar[str] = "none"
     #: the parameters a card must give (``ability = { kind = ..., <param> = ... }``)
-    params: tuple[str, ...] = ()
+    params: ClassVar[tuple[str, ...]] = ()
     #: a mode value the ability needs when a mode gives it to a master (data/modes/*.toml)
-    needs_mode = ""
+    needs_mode: ClassVar[str] = ""
+    #: whether its player wins every comparison of 宝具 totals
+    wins_np_compare: ClassVar[bool] = False
+    #: whether the master can turn dark at all (a scenario may set it dark)
+    darkens: ClassVar[bool] = False
 
     def __init__(self, values: dict[str, Any]) -> None:
         self.values = values
@@ -71,11 +75,6 @@ class Ability:
     def total_bonus(self, all_sortie: bool) -> int:
         """What this master adds to its player's battle total."""
         return 0
-
-    @property
-    def wins_np_compare(self) -> bool:
-        """Whether its player wins every comparison of 宝具 totals."""
-        return False
 
     def np_servant(self, g: Game, seat: int, parts: tuple[int, ...]) -> Servant | None:
         """The servant whose 宝具 effect its player uses instead of their own (None: their
@@ -114,9 +113,6 @@ class Ability:
         brings goes into ``fetched``."""
 
     # -- the master's state
-    #: whether the master can turn dark at all (a scenario may set it dark)
-    darkens = False
-
     def starts_dark(self, rules: Rules) -> bool:
         """Whether the master enters play dark (桜 in the hf mode)."""
         return False
@@ -139,21 +135,6 @@ class Ability:
         return None
 
 
-ABILITIES: dict[str, type[Ability]] = {"none": Ability}
-
-
-def register(cls: type[Ability]) -> type[Ability]:
-    ABILITIES[cls.kind] = cls
-    # compiled classes are pickled and copied through __init__ (see fuyuki._build)
-    copyreg.pickle(cls, _reduce)
-    return cls
-
-
-def _reduce(ab: Ability) -> tuple:
-    return type(ab), (ab.values,)
-
-
-copyreg.pickle(Ability, _reduce)
 
 
 def make_ability(kind: str, values: dict[str, Any]) -> Ability:
@@ -161,12 +142,11 @@ def make_ability(kind: str, values: dict[str, Any]) -> Ability:
 
 
 # ---------------------------------------------------------------------- the entries
-@register
 class Substitute(Ability):
     """身代わり [R-4]: when your servant would be destroyed, you may destroy this master
     instead (not against a contract cancellation nor アヴェンジャー's retaliation)."""
 
-    kind = SUBSTITUTE
+    kind: ClassVar[str] = SUBSTITUTE
 
     def loss_offer(self, g: Game, loss: Loss) -> Decision | None:
         victim, what, how, src = loss
@@ -184,12 +164,11 @@ class Substitute(Ability):
         return None
 
 
-@register
 class Jewel(Ability):
     """宝石魔術 [R-5]: once per battle, after the reveal, discard an action card from your
     hand; its value is added to your total."""
 
-    kind = "jewel"
+    kind: ClassVar[str] = "jewel"
 
     def battle_offer(self, g: Game, seat: int, land: str) -> Decision | None:
         from fuyuki.sbb.cards import parse_action
@@ -212,14 +191,13 @@ class Jewel(Ability):
         return value
 
 
-@register
 class Darken(Ability):
     """黒化 [R-6]: when your servant is lost, this master turns dark: 魔力 ``mana`` and the
     servant's power + ``power`` while she is dark."""
 
-    kind = "darken"
-    params = ("mana", "power")
-    darkens = True
+    kind: ClassVar[str] = "darken"
+    params: ClassVar[tuple[str, ...]] = ("mana", "power")
+    darkens: ClassVar[bool] = True
 
     def after_servant_lost(self, g: Game, seat: int, card: Master, how: str,
                            fetched: dict[int, str | None]) -> None:
@@ -239,14 +217,13 @@ class Darken(Ability):
         return int(self.values["power"])
 
 
-@register
 class FetchMaster(Ability):
     """偽臣の書 [R-22]: on its trigger (the edition's ``fetch_trigger``: this master destroyed,
     lost, or its servant destroyed), take the master ``card`` from the deck or discard as the
     new master, face up."""
 
-    kind = "fetch_master"
-    params = ("card", "trigger")
+    kind: ClassVar[str] = "fetch_master"
+    params: ClassVar[tuple[str, ...]] = ("card", "trigger")
 
     def after_servant_lost(self, g: Game, seat: int, card: Master, how: str,
                            fetched: dict[int, str | None]) -> None:
@@ -285,13 +262,12 @@ class FetchMaster(Ability):
         return None
 
 
-@register
 class Vessel(Ability):
     """聖杯の器: your victory condition is ``victory`` gems (final [R-7]); v1.x: with
     ``victory`` gems you win at once."""
 
-    kind = "vessel"
-    params = ("victory",)
+    kind: ClassVar[str] = "vessel"
+    params: ClassVar[tuple[str, ...]] = ("victory",)
 
     def victory_target(self, rules: Rules) -> int:
         return rules.victory_gems if rules.vessel_ends_game else int(self.values["victory"])
@@ -300,13 +276,12 @@ class Vessel(Ability):
         return int(self.values["victory"]) if rules.vessel_ends_game else None
 
 
-@register
 class Overseer(Ability):
     """監督役 [R-8]: when another player's servant is lost, the first ``gems`` that player
     returns go to you instead of the pool."""
 
-    kind = "overseer"
-    params = ("gems",)
+    kind: ClassVar[str] = "overseer"
+    params: ClassVar[tuple[str, ...]] = ("gems",)
 
     def takes_returned_gems(self, g: Game, seat: int, victim: int, due: int) -> int | None:
         if seat == victim:
@@ -318,11 +293,10 @@ class Overseer(Ability):
         return give
 
 
-@register
 class LifeExtension(Ability):
     """延命 [R-9]: when your servant is lost you return no gems."""
 
-    kind = "life_extension"
+    kind: ClassVar[str] = "life_extension"
 
     def returns_no_gems(self, g: Game, seat: int) -> bool:
         g.fires(seat)
@@ -330,34 +304,28 @@ class LifeExtension(Ability):
         return True
 
 
-@register
 class Fragarach(Ability):
     """フラガラック: whenever 宝具 totals are compared, you win whatever the totals [R-23]."""
 
-    kind = "fragarach"
-
-    @property
-    def wins_np_compare(self) -> bool:
-        return True
+    kind: ClassVar[str] = "fragarach"
+    wins_np_compare: ClassVar[bool] = True
 
 
-@register
 class Snake(Ability):
     """蛇 [R-10]: in a battle where every participant played 出撃, your total is + ``bonus``."""
 
-    kind = "snake"
-    params = ("bonus",)
+    kind: ClassVar[str] = "snake"
+    params: ClassVar[tuple[str, ...]] = ("bonus",)
 
     def total_bonus(self, all_sortie: bool) -> int:
         return int(self.values["bonus"]) if all_sortie else 0
 
 
-@register
 class Dojo(Ability):
     """タイガー道場 [R-11]: when your servant is lost, draw action cards up to your hand
     limit at once."""
 
-    kind = "dojo"
+    kind: ClassVar[str] = "dojo"
 
     def after_servant_lost(self, g: Game, seat: int, card: Master, how: str,
                            fetched: dict[int, str | None]) -> None:
@@ -370,14 +338,13 @@ class Dojo(Ability):
         g.emit("dojo", seat=seat, hand=len(s.hand[seat]))
 
 
-@register
 class InfiniteBlades(Ability):
     """無限の剣製 (the ubw and hf modes): against the servants or masters the mode names
     (``Rules.shirou_blades_vs``), this master's 宝具 is used instead of his servant's: the
     effect of the mode's ``blades_as`` servant, whose keyword test may count his own."""
 
-    kind = "infinite_blades"
-    needs_mode = "blades_as"
+    kind: ClassVar[str] = "infinite_blades"
+    needs_mode: ClassVar[str] = "blades_as"
 
     def np_servant(self, g: Game, seat: int, parts: tuple[int, ...]) -> Servant | None:
         s, r = g.s, g.rules
@@ -389,3 +356,18 @@ class InfiniteBlades(Ability):
             g.emit("infinite_blades", seat=seat, servant=sv.id)
             return sv
         return None
+
+
+#: every ability by its kind (the ``kind`` a card file names)
+ABILITIES: dict[str, type[Ability]] = {cls.kind: cls for cls in (
+    Ability, Substitute, Jewel, Darken, FetchMaster, Vessel, Overseer, LifeExtension, Fragarach,
+    Snake, Dojo, InfiniteBlades)}
+
+
+def _reduce(ab: Ability) -> tuple:
+    return type(ab), (ab.values,)
+
+
+# compiled classes are pickled and copied through __init__ (see fuyuki._build)
+for _cls in ABILITIES.values():
+    copyreg.pickle(_cls, _reduce)
