@@ -43,6 +43,7 @@ COMPILED = (
     "fuyuki.core.events",
     "fuyuki.core.protocol",
     "fuyuki.core.rng",
+    "fuyuki.sbb.abilities",
     "fuyuki.sbb.cards",
     "fuyuki.sbb.rules",
     "fuyuki.sbb.state",

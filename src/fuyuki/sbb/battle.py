@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from fuyuki.core.protocol import Decision
-from fuyuki.sbb.cards import Action, card_value, parse_action
+from fuyuki.sbb.cards import Action, parse_action
 from fuyuki.sbb.game import Answers, Game, step
 
 
@@ -21,14 +21,7 @@ def step_battle(g: Game, li: int, parts: Sequence[int] | None = None) -> None:
     reveal already grouped them)."""
     s = g.s
     if parts is None:
-        colour = g.rules.cards.lands[s.lands[li]].colour
-        found: list[int] = []
-        for seat in s.order():
-            bid = s.bids[seat]
-            a = parse_action(bid) if bid else None
-            if a is not None and a.colour == colour:
-                found.append(seat)
-        parts = found
+        parts = bidders(g, li)
     if not parts:
         return
     land = s.lands[li]
@@ -46,14 +39,26 @@ def step_battle(g: Game, li: int, parts: Sequence[int] | None = None) -> None:
     g.emit("battle", land=land, seats=list(parts))
     asks = {}
     for seat in parts:
-        if g.ability(seat) == "jewel":
-            cards = tuple(sorted({c for c in s.hand[seat] if parse_action(c)}))
-            if cards:
-                asks[seat] = Decision("jewel", ("pass",) + cards, {"land": land})
+        offer = g.ab(seat).battle_offer(g, seat, land)
+        if offer is not None:
+            asks[seat] = offer
     if asks:
         g.ask(asks, ("battle_fight", li, tuple(parts)))
     else:
         g.then(("battle_fight", li, tuple(parts), {}))
+
+
+def bidders(g: Game, li: int) -> tuple[int, ...]:
+    """The seats that bid an action card of land ``li``'s colour, from the parent to the left."""
+    s = g.s
+    colour = g.rules.cards.lands[s.lands[li]].colour
+    found: list[int] = []
+    for seat in s.order():
+        bid = s.bids[seat]
+        a = parse_action(bid) if bid else None
+        if a is not None and a.colour == colour:
+            found.append(seat)
+    return tuple(found)
 
 
 def bid_action(g: Game, seat: int) -> Action:
@@ -85,16 +90,12 @@ def take_gems(g: Game, li: int, seat: int) -> None:
 
 
 @step
-def step_battle_fight(g: Game, li: int, parts: Sequence[int], jewels: Answers) -> None:
+def step_battle_fight(g: Game, li: int, parts: Sequence[int], offers: Answers) -> None:
     s, r = g.s, g.rules
     land_card = r.cards.lands[s.lands[li]]
     bonus = dict.fromkeys(parts, 0)
-    for seat, card in jewels.items():
-        if card != "pass":
-            s.hand[seat].remove(card)
-            s.adisc.append(card)
-            bonus[seat] += card_value(card)
-            g.emit("jewel", seat=seat, card=card, value=card_value(card))
+    for seat, answer in offers.items():
+        bonus[seat] += g.ab(seat).battle_answer(g, seat, answer)
     kind = {p: bid_action(g, p).kind for p in parts}
     eff = dict(kind)
     for p in parts:
@@ -110,9 +111,7 @@ def step_battle_fight(g: Game, li: int, parts: Sequence[int], jewels: Answers) -
         t = g.power(p) + bid_action(g, p).value + bonus[p]
         if r.land_modifiers and land_card.mod_servant == s.servant[p]:
             t += land_card.mod_bonus
-        if all_sortie and g.ability(p) == "snake":
-            t += int(g.master_card(p).params["bonus"])
-        totals[p] = t
+        totals[p] = t + g.ab(p).total_bonus(all_sortie)
     g.emit("totals", land=land_card.id, totals={str(p): totals[p] for p in parts},
            kinds={str(p): eff[p] for p in parts})
     if nps and sorties:
@@ -133,7 +132,7 @@ def step_battle_fight(g: Game, li: int, parts: Sequence[int], jewels: Answers) -
 
 def _compare_nps(g: Game, li: int, parts, nps, totals) -> None:
     """Case 2 among the 宝具 players (フラガラック wins whatever the totals)."""
-    fr = [p for p in nps if g.ability(p) == "fragarach"]
+    fr = [p for p in nps if g.ab(p).wins_np_compare]
     if fr:
         g.emit("fragarach", seats=fr)
         winners = fr
@@ -223,17 +222,13 @@ def step_win_gems(g: Game, li: int, w: int, parts: tuple) -> None:
 def effect_losses(g: Game, w: int, parts) -> tuple[tuple, int]:
     """The losses the 宝具 of ``w`` would cause against the other participants, and the pool
     gems it would take, decided against the battle as it stands."""
-    s, r = g.s, g.rules
-    sv = g.servant_card(w)
-    own = False  # may the keyword test count the resolving player's own servant?
-    if g.ability(w) == "infinite_blades" and r.blades_as:
-        # ubw/hf: 士郎's 無限の剣製 is used instead of his servant's 宝具 against the servants
-        # (or masters) the mode names; it tests the keyword like アーチャー, counting his own
-        vs = r.shirou_blades_vs
-        if any(q != w and (s.servant[q] in vs or s.master[q] in vs) for q in parts):
-            sv = r.cards.servants[r.blades_as]
-            own = True
-            g.emit("infinite_blades", seat=w, servant=sv.id)
+    s = g.s
+    # a master may use another 宝具 than the servant's (無限の剣製); its keyword test may
+    # then count the resolving player's own servant
+    sv = g.ab(w).np_servant(g, w, tuple(parts))
+    own = sv is not None
+    if sv is None:
+        sv = g.servant_card(w)
     eff = sv.effect
     if eff.empty:
         return (), 0

@@ -105,7 +105,7 @@ def load_scenario(path: str | Path, cards: str | Path | None = None, edition: st
         state.master[i], state.servant[i] = m, sv
         state.gems[i] = st.int("gems", 0, lo=0)
         state.coins[i] = st.int("coins", 1 if rules.coins else 0, lo=0)
-        darkens = cs.masters[m].ability == "darken"
+        darkens = cs.masters[m].hooks.darkens
         state.dark[i] = st.bool("dark", rules.start_dark and darkens)
         if state.dark[i] and not darkens:
             raise st.fail("dark", f"only a master with the 黒化 ability can be dark, not {m!r}")

@@ -9,9 +9,8 @@ then replacement cards are drawn.
 
 from __future__ import annotations
 
-from fuyuki.core.protocol import Decision
 from fuyuki.sbb.battle import god_hand, luck_used, offer_luck, played_np
-from fuyuki.sbb.game import Answers, Game, flip, step
+from fuyuki.sbb.game import Answers, Game, step
 
 DESTROYS = ("destroy", "sure", "retaliate")
 
@@ -31,14 +30,15 @@ def step_losses(g: Game, losses: tuple, cause: str) -> None:
             g.emit("prevented", seat=victim, servant=s.servant[victim], by="indestructible")
             continue
         kept.append(loss)
-    # 身代わり replaces a destruction only; a servant whose contract this batch cancels
-    # anyway has nothing left to save, so it is not offered [R-32](c)
+    # a replacement (身代わり) is not offered for a servant whose contract this batch cancels
+    # anyway: there is nothing left to save [R-32](c)
     cancelled = {v for v, what, how, _ in kept if what == "servant" and how == "cancel"}
     asks = {}
-    for victim, what, how, src in kept:
-        if what == "servant" and how in ("destroy", "sure") and victim not in cancelled \
-                and g.ability(victim) == "substitute":
-            asks[victim] = Decision("substitute", ("yes", "no"), {"source": src})
+    for loss in kept:
+        if loss[0] not in cancelled:
+            offer = g.ab(loss[0]).loss_offer(g, loss)
+            if offer is not None:
+                asks[loss[0]] = offer
     if asks:
         g.ask(asks, ("losses_apply", tuple(kept), cause))
     else:
@@ -49,16 +49,15 @@ def step_losses(g: Game, losses: tuple, cause: str) -> None:
 def step_losses_apply(g: Game, losses: tuple, cause: str, answers: Answers) -> None:
     s, r = g.s, g.rules
     final: list[tuple] = []
-    substituted: set[int] = set()
+    replaced: set[int] = set()
     for loss in losses:
-        victim, what, how, src = loss
-        if what == "servant" and how in ("destroy", "sure") and answers.get(victim) == "yes":
-            if victim not in substituted:
-                substituted.add(victim)
-                _fires(g, victim)
-                g.emit("substitute", seat=victim, master=s.master[victim])
-            if not any(v == victim and w == "master" for v, w, _, _ in final + list(losses)):
-                final.append((victim, "master", "destroy", src))
+        victim = loss[0]
+        instead = g.ab(victim).replace_loss(g, loss, answers[victim], victim not in replaced) \
+            if victim in answers else None
+        if instead is not None:
+            replaced.add(victim)
+            if not any(v == victim and w == instead[1] for v, w, _, _ in final + list(losses)):
+                final.append(instead)
             continue
         final.append(loss)
     order = {seat: i for i, seat in enumerate(s.order())}
@@ -92,21 +91,7 @@ def step_losses_apply(g: Game, losses: tuple, cause: str, answers: Answers) -> N
     fetched: dict[int, str | None] = {}
     for victim, (_, _, how, src) in servant_lost.items():
         m = masters[victim]
-        if m.ability == "darken" and not s.dark[victim]:
-            _fires(g, victim)
-            s.dark[victim] = True
-            g.emit("darken", seat=victim)
-        elif m.ability == "dojo":
-            _fires(g, victim)
-            limit = m.mana if r.hand_limit else r.hand_size
-            while len(s.hand[victim]) < limit and not s.over:
-                if not g.draw_action(victim):
-                    break
-            g.emit("dojo", seat=victim, hand=len(s.hand[victim]))
-        elif (m.ability == "fetch_master" and r.fetch_trigger == "servant_destroyed"
-              and how != "cancel" and not r.fetch_ignored):
-            _fires(g, victim)
-            fetched[victim] = _fetch_master(g, victim, m.id)
+        m.hooks.after_servant_lost(g, victim, m, how, fetched)
         sv = servants[victim]
         if sv.retaliate and (sv.id in r.auto_np or played_np(g, victim)):
             # against every player whose effect destroyed it (several in a tie) — unless that
@@ -119,10 +104,7 @@ def step_losses_apply(g: Game, losses: tuple, cause: str, answers: Answers) -> N
                     retaliations.append((victim, src_))
     for victim, (_, _, how, src) in master_lost.items():
         m = masters[victim]
-        if m.ability == "fetch_master" and not r.fetch_ignored:
-            trig = r.fetch_trigger
-            if trig == "master_lost" or (trig == "master_destroyed" and how != "cancel"):
-                fetched[victim] = _fetch_master(g, victim, m.id)
+        m.hooks.after_master_lost(g, victim, m, how, fetched)
     # replacements
     for victim in servant_lost:
         s.servant[victim] = g.draw_card("servant") or ""
@@ -136,55 +118,22 @@ def step_losses_apply(g: Game, losses: tuple, cause: str, answers: Answers) -> N
         g.then(("retaliate", victim, src))
 
 
-def _fires(g: Game, seat: int) -> None:
-    """A master ability fires: a master still on the table turns face up first, so that its
-    event never names a card face down [R-35]."""
-    if g.s.master[seat]:
-        flip(g, seat, "master")
-
-
 def _return_gems(g: Game, victim: int) -> None:
     s, r = g.s, g.rules
-    if g.ability(victim) == "life_extension":
-        _fires(g, victim)
-        g.emit("life_extension", seat=victim)
+    if g.ab(victim).returns_no_gems(g, victim):
         return
     due = s.gems[victim] if r.servant_loss_gems < 0 else min(r.servant_loss_gems, s.gems[victim])
     if due <= 0:
         return
     s.gems[victim] -= due
     for k in s.seats_from(s.parent):
-        if k != victim and g.ability(k) == "overseer":
-            give = min(int(g.master_card(k).params.get("gems", 1)), due)
-            s.gems[k] += give
+        give = g.ab(k).takes_returned_gems(g, k, victim, due)
+        if give is not None:
             due -= give
-            flip(g, k, "master")
-            g.emit("overseer", seat=k, from_seat=victim, gems=give)
             break
     s.pool += due
     if due:
         g.emit("return_gems", seat=victim, gems=due)
-
-
-def _fetch_master(g: Game, seat: int, own: str) -> str | None:
-    """偽臣の書 of the master ``own``: the named master from the deck or discard, face up.
-    ``None`` when she is face up in play (nothing happens); "@self" when someone holds her
-    face down (慎二 comes back). A master lost in the same batch is already off the table."""
-    s = g.s
-    target = g.rules.cards.masters[own].params["card"]
-    for k in range(s.n):
-        if s.master[k] == target and k != seat:
-            if s.m_up[k]:
-                g.emit("fetch_nothing", seat=seat, card=target)
-                return None
-            g.emit("fetch_back", seat=seat, card=own)
-            return "@self"
-    for pile in (s.mdeck, s.mdisc):
-        if target in pile:
-            pile.remove(target)
-            g.emit("fetch", seat=seat, card=target)
-            return target
-    return None
 
 
 def _replace_master(g: Game, victim: int, old: str, new: str | None) -> None:
@@ -206,12 +155,12 @@ def _replace_master(g: Game, victim: int, old: str, new: str | None) -> None:
     if new is not None:
         s.master[victim] = new
         s.m_up[victim] = True
-        s.dark[victim] = g.rules.start_dark and g.ability(victim) == "darken"  # hf
+        s.dark[victim] = g.ab(victim).starts_dark(g.rules)  # hf
         g.emit("new_master_up", seat=victim, card=new)
         return
     s.master[victim] = g.draw_card("master") or ""
     s.m_up[victim] = False
-    s.dark[victim] = g.rules.start_dark and bool(s.master[victim]) and g.ability(victim) == "darken"
+    s.dark[victim] = bool(s.master[victim]) and g.ab(victim).starts_dark(g.rules)
     g.emit("new_master", to=(victim,), seat=victim, card=s.master[victim])
 
 

@@ -7,6 +7,12 @@ from fuyuki.core.protocol import Decision
 from fuyuki.sbb.cards import parse_action
 from fuyuki.sbb.game import Answers, Game, flip, step
 
+#: a round's steps after its events (§4.2 discard, §4.4 draw, §4.5 end): the engine schedules
+#: them at the reveal, and fuyuki.sbb.sampling rebuilds a game in the middle of a round with them
+AFTER_EVENTS: tuple[tuple, ...] = (("cleanup",), ("draw_step",), ("round_end",))
+#: a round's steps after its battles
+AFTER_BATTLES: tuple[tuple, ...] = (("events_resolve",),) + AFTER_EVENTS
+
 
 @step
 def step_round_start(g: Game) -> None:
@@ -82,21 +88,36 @@ def step_reveal(g: Game, answers: Answers) -> None:
         parts = colours.get(cs.lands[land].colour)
         if parts:
             steps.append(("battle", li, tuple(parts)))
-    g.then(*steps, ("events_resolve",), ("cleanup",), ("draw_step",), ("round_end",))
+    g.then(*steps, *AFTER_BATTLES)
 
 
 @step
 def step_events_resolve(g: Game) -> None:
+    g.then(*event_steps(g))
+
+
+def event_steps(g: Game) -> list[tuple]:
+    """The steps that resolve the events bid this round, in the order they run (the step of
+    the last bidder from the parent to the left runs first)."""
     s, cs = g.s, g.rules.cards
+    steps = []
     for seat in s.order():
         card = s.bids[seat]
         if card in cs.events:
             kind = cs.events[card].kind
             if kind == "swap":
-                targets = tuple(x for x in s.seats_from(seat)[1:])
-                g.then(("swap_ask", seat, targets))
+                steps.append(("swap_ask", seat, tuple(s.seats_from(seat)[1:])))
             elif kind == "grail":
-                g.then(("grail", seat))
+                steps.append(("grail", seat))
+    steps.reverse()
+    return steps
+
+
+def event_done(g: Game, op: tuple) -> None:
+    """What the event step ``op``, run earlier in the round, left in the state — for a game
+    rebuilt in the middle of the events (fuyuki.sbb.sampling): 聖杯出現's flag."""
+    if op[0] == "grail":
+        g.s.grail = True
 
 
 @step

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from fuyuki.core.data import Table, package_file, read_toml
 from fuyuki.core.errors import DataError
+from fuyuki.sbb.abilities import make_ability
 from fuyuki.sbb.cards import CardSet, load_cards
 
 OPTIONS = ("tie_dice", "land_modifiers", "no_berserker_penalty")
@@ -67,14 +68,9 @@ class Rules:
                cards: str | Path | None = None) -> "Rules":
         return load_rules(edition, mode, options, cards)
 
-    @property
-    def gems_conserved(self) -> bool:
-        return not self.unlimited_gems
-
     def lowest_victory_target(self) -> int:
         """The fewest gems that can meet a victory condition (0 when no gem count wins)."""
-        targets = [int(m.params["victory"]) for m in self.cards.masters.values()
-                   if m.ability == "vessel" and not self.vessel_ends_game]
+        targets = [m.hooks.victory_target(self) for m in self.cards.masters.values()]
         return min([t for t in targets + [self.victory_gems] if t > 0] or [0])
 
     def check_players(self, n: int) -> None:
@@ -158,7 +154,7 @@ def _apply_card_params(cs: CardSet, card_params: dict) -> CardSet:
         if m is None:
             continue
         new = {k: params.get(k, v) for k, v in m.params.items()}
-        masters[cid] = replace(m, params=new)
+        masters[cid] = replace(m, params=new, hooks=make_ability(m.ability, new))
     return replace(cs, masters=masters)
 
 

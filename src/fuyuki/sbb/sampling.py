@@ -49,9 +49,10 @@ from typing import Any, Iterable
 from fuyuki.core.errors import FuyukiError
 from fuyuki.core.protocol import Decision
 from fuyuki.core.record import Record
-from fuyuki.sbb.cards import parse_action
+from fuyuki.sbb.battle import bidders
+from fuyuki.sbb.rounds import AFTER_BATTLES, AFTER_EVENTS, event_done, event_steps
 from fuyuki.sbb.rules import Rules
-from fuyuki.sbb.setup import draft_order
+from fuyuki.sbb.setup import deal_steps, draft_order
 from fuyuki.sbb.state import State
 
 SUPPORTED = ("draft_master", "draft_servant", "place_gem", "bid", "jewel", "swap")
@@ -321,8 +322,8 @@ class Sampler:
             elif p["master_up"]:
                 dark.append(bool(p["dark"]))
             else:
-                dark.append(bool(self.rules.start_dark and s.master[i]
-                                 and cs.masters[s.master[i]].ability == "darken"
+                dark.append(bool(s.master[i]
+                                 and cs.masters[s.master[i]].hooks.starts_dark(self.rules)
                                  and not v["discards"]["master"]))
         s.dark = dark
         pool = self.action_pool.copy()
@@ -342,14 +343,17 @@ class Sampler:
         s.seen[me] = list(v["me"]["seen"])
         s.bids = list(self.table_bids)
         s.luck_cards = self.luck_cards
-        self._stack_and_ask(s)
         rec = Record("sbb", 0, {"players": n, "edition": self.rules.edition,
                                 "mode": self.rules.mode, "options": list(self.rules.options),
                                 "sampled": True})
-        return Game(self.rules, s, rec, True)
+        g = Game(self.rules, s, rec, True)
+        self._stack_and_ask(g)
+        return g
 
-    def _stack_and_ask(self, s: State) -> None:
-        """Rebuild the rule stack and the open decisions at the seat's decision."""
+    def _stack_and_ask(self, g) -> None:
+        """Rebuild the rule stack and the open decisions at the seat's decision, from the
+        engine's own step lists (fuyuki.sbb.setup.deal_steps, fuyuki.sbb.rounds)."""
+        s = g.s
         d = self.decision_json
         kind, me, n = d["kind"], self.me, self.n
         decision = Decision(kind, tuple(d["options"]), dict(d.get("info") or {}))
@@ -359,11 +363,8 @@ class Sampler:
             what = kind.removeprefix("draft_")
             order = draft_order(what, tuple((self.parent0 + i) % n for i in range(n)))
             cont = ("draft_picked", what, order, self._pick_index(what, me), decision.options)
-            if what == "master":
-                aside = [("return_set_aside",)] if self.rules.set_aside else []
-                todo = aside + [("draft_start", "servant"), ("deal",), ("round_start",)]
-            else:
-                todo = [("deal",), ("round_start",)]
+            steps = deal_steps(self.rules)
+            todo = steps[steps.index(("draft_start", what)) + 1:]
         elif kind == "place_gem":
             cont = ("place_extra",)
         elif kind == "bid":
@@ -373,43 +374,19 @@ class Sampler:
                     asks[i] = Decision("bid", tuple(sorted(set(s.hand[i]))))
         elif kind == "jewel":
             li = s.lands.index(decision.info["land"])
-            colour = self.rules.cards.lands[s.lands[li]].colour
-            parts = []
-            for seat in s.order():
-                a = parse_action(s.bids[seat]) if s.bids[seat] else None
-                if a is not None and a.colour == colour:
-                    parts.append(seat)
-            cont = ("battle_fight", li, tuple(parts))
-            todo = [("battle", j) for j in range(li + 1, len(s.lands))]
-            todo += [("events_resolve",), ("cleanup",), ("draw_step",), ("round_end",)]
+            cont = ("battle_fight", li, bidders(g, li))
+            todo = [("battle", j) for j in range(li + 1, len(s.lands))] + list(AFTER_BATTLES)
         elif kind == "swap":
             cont = ("swap_do", me)
-            order = s.order()
-            evs = self.rules.cards.events
-            after = False
-            for seat in order:
-                card = s.bids[seat]
-                k = evs[card].kind if card in evs else None
-                if seat == me:
-                    after = True
-                    continue
-                if after and k == "swap":
-                    todo.append(("swap_ask", seat, tuple(s.seats_from(seat)[1:])))
-                elif after and k == "grail":
-                    todo.append(("grail", seat))
-                elif not after and k == "grail":
-                    s.grail = True
-            todo += [("cleanup",), ("draw_step",), ("round_end",)]
+            steps = event_steps(g)
+            at = next(k for k, op in enumerate(steps) if op[0] == "swap_ask" and op[1] == me)
+            for op in steps[:at]:
+                event_done(g, op)
+            todo = steps[at + 1:] + list(AFTER_EVENTS)
         else:   # pragma: no cover - guarded in __init__
             raise Unsupported(kind)
         s.stack = list(reversed(todo))
         s.asking, s.answers, s.cont = asks, {}, cont
-
-
-def sample_world(view: dict[str, Any], rng: random.Random, rules: Rules | None = None,
-                 events: Iterable[Any] | None = None):
-    """One game consistent with ``view`` (see :class:`Sampler`)."""
-    return Sampler(view, rules, events).sample(rng)
 
 
 def redeal_hidden(s, seat: int, rng: random.Random) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from fuyuki.core.protocol import Decision
 from fuyuki.core.rng import shuffle
 from fuyuki.sbb.game import Answers, Game, step
+from fuyuki.sbb.rules import Rules
 
 
 @step
@@ -26,18 +27,24 @@ def step_setup(g: Game) -> None:
     masters = [m for m in r.masters if m not in r.set_aside]
     s.mdeck = masters
     shuffle(s.rng, s.mdeck)
-    aside = [("return_set_aside",)] if r.set_aside else []
     s.sdeck = list(r.servants)
     shuffle(s.rng, s.sdeck)
     s.parent = s.rng.randrange(s.n)
     if r.coins:
         s.coins = [1] * s.n
     g.emit("setup", players=s.n, lands=lands, parent=s.parent, pool=s.pool)
+    g.then(*deal_steps(r))
+
+
+def deal_steps(r: Rules) -> list[tuple]:
+    """The setup's steps after the decks are made, to the first round: the drafts (or the
+    v1.x deal), the set-aside masters back, the opening hands. (fuyuki.sbb.sampling rebuilds
+    a game in the middle of a draft from them.)"""
+    aside = [("return_set_aside",)] if r.set_aside else []
     if r.deal == "draft":
-        g.then(("draft_start", "master"), *aside, ("draft_start", "servant"), ("deal",),
-               ("round_start",))
-    else:
-        g.then(("deal_random",), *aside, ("deal",), ("round_start",))
+        return [("draft_start", "master"), *aside, ("draft_start", "servant"), ("deal",),
+                ("round_start",)]
+    return [("deal_random",), *aside, ("deal",), ("round_start",)]
 
 
 @step
@@ -64,7 +71,7 @@ def start_dark_masters(g: Game) -> None:
     if g.rules.start_dark:
         s = g.s
         for seat in range(s.n):
-            if g.ability(seat) == "darken":
+            if g.ab(seat).starts_dark(g.rules):
                 s.dark[seat] = True
 
 

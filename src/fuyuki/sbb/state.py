@@ -14,8 +14,7 @@ from fuyuki.core.rng import copy_stream
 _LISTS = ("gems_on", "gems", "coins", "master", "servant", "m_up", "s_up", "dark",
           "mdeck", "mdisc", "sdeck", "sdisc", "adeck", "adisc", "bids", "stack", "events",
           "lost_master", "lost_servant", "lands")
-_SCALARS = ("n", "parent", "round", "pool", "grail", "over", "result", "phase", "luck_cards",
-            "bonus_battle")
+_SCALARS = ("n", "parent", "round", "pool", "grail", "over", "result", "phase", "luck_cards")
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # compiled: picklable, copyable (see _build)
@@ -61,7 +60,6 @@ class State:
         self.result: dict[str, Any] | None = None
         self.phase = "setup"
         self.luck_cards: tuple[str, ...] = ()
-        self.bonus_battle = None
 
     def clone(self) -> "State":
         c = State.__new__(State)

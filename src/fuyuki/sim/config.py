@@ -70,9 +70,6 @@ class SimConfig:
         results do not depend on how games are spread over workers."""
         return derive_seed(self.seed, f"sim-{stream}-{index}") % (2**63)
 
-    def with_rules(self, **changes: Any) -> "SimConfig":
-        return replace(self, **changes)
-
     def to_json(self) -> dict[str, Any]:
         return {
             "games": self.games, "players": self.players, "edition": self.edition,
