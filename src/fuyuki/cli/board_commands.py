@@ -8,14 +8,14 @@ from typing import Any, Optional
 import typer
 from rich.console import Console, Group
 from rich.markup import escape
+from rich.padding import Padding
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from fuyuki.core.errors import FuyukiError, IllegalAction
+from fuyuki.core.errors import FuyukiError
 from fuyuki.core.i18n import pick
-from fuyuki.core.protocol import Decision, check_choice
-from fuyuki.core.record import Record
+from fuyuki.core.protocol import Decision
 
 COLORS = ["red", "cyan", "magenta", "yellow", "green", "blue"]
 
@@ -54,8 +54,8 @@ def map_table(view: dict[str, Any], texts) -> Table:
     m = view["map"]
     table = Table(title=texts.t("ui.map"), show_header=False, show_lines=True, expand=False,
                   padding=(0, 1))
-    for _ in range(m["width"]):
-        table.add_column(min_width=12, max_width=13)
+    for _ in range(m["width"]):   # long names fold onto a second line: never cut to look alike
+        table.add_column(min_width=12, max_width=13, overflow="fold")
     terr = {}
     for c in view["camps"]:
         if c["territory"]:
@@ -173,8 +173,35 @@ class Printer:
         return view
 
 
-def ask_human(console: Console, game, seat: int, lang: str, decision: Decision) -> Any:
+# Decisions whose meaning a new player cannot guess: explained the first time they come up.
+EXPLAINED = ("plot", "spell_window")
+
+
+def merged_options(decision: Decision, texts) -> list[tuple[str, Any]]:
+    """(label, option) for each distinct label: two copies of one card are one choice."""
+    seen: dict[str, Any] = {}
+    for opt in decision.options:
+        seen.setdefault(texts.option(decision.kind, opt), opt)
+    return list(seen.items())
+
+
+def board_help(console: Console, decision: Decision, texts, options) -> None:
+    t = texts.t
+    console.print(Text(t("help.title", prompt=texts.prompt(decision.to_json())), style="bold cyan"))
+    console.print(Padding(Text(t(f"help.{decision.kind}")), (0, 0, 0, 2)))
+    for i, (label, opt) in enumerate(options, 1):
+        console.print(Text(f"  {i}. {label}", style="bold"))
+        card = texts.card_type_of(str(opt))
+        if card is not None:
+            console.print(Padding(Text(pick(texts.pack.cards[card].text, texts.lang), style="dim"),
+                                  (0, 0, 0, 5)))
+    console.print(Text(t("help.more"), style="dim"))
+
+
+def ask_human(console: Console, game, seat: int, lang: str, decision: Decision,
+              explained: set[str] | None = None) -> Any:
     from fuyuki.board.text import Texts
+    from fuyuki.cli.prompt import ask
 
     view = game.view(seat)
     texts = Texts(game.pack, view, lang)
@@ -183,20 +210,16 @@ def ask_human(console: Console, game, seat: int, lang: str, decision: Decision) 
         console.print(screen(view, texts, with_hand=True))
     console.print(Text(texts.t("ui.your_turn", camp=texts.camp(seat)), style="bold " + _color(seat)))
     console.print(Text(texts.prompt(decision.to_json()), style="bold"))
-    for i, opt in enumerate(decision.options, 1):
-        console.print(f"  [bold]{i}[/]. {escape(texts.option(decision.kind, opt))}  "
-                      f"[dim]{escape(str(opt))}[/]")
-    while True:
-        try:
-            raw = console.input(f"{texts.t('ui.prompt')} > ").strip()
-        except EOFError:
-            raise typer.Exit(1)
-        if raw.isdigit() and 1 <= int(raw) <= len(decision.options):
-            return decision.options[int(raw) - 1]
-        try:
-            return check_choice(decision, raw)
-        except IllegalAction:
-            console.print(Text(texts.t("ui.invalid", choice=raw), style="red"))
+    if explained is not None and decision.kind in EXPLAINED and decision.kind not in explained:
+        explained.add(decision.kind)
+        console.print(Padding(Text(texts.t(f"help.{decision.kind}"), style="yellow"),
+                              (0, 0, 0, 2)))
+    options = merged_options(decision, texts)
+    for i, (label, _) in enumerate(options, 1):
+        console.print(Text(f"  {i}. {label}"))
+    index = ask(console, lang, [[label, str(opt)] for label, opt in options],
+                lambda: board_help(console, decision, texts, options))
+    return options[index][1]
 
 
 def _outcome(console: Console, game, lang: str) -> None:
@@ -216,7 +239,8 @@ def _outcome(console: Console, game, lang: str) -> None:
 
 @board_app.command("play")
 def play(
-    seed: int = typer.Option(0, help="game seed (replays exactly)"),
+    seed: Optional[int] = typer.Option(None, help="game seed (default: a fresh one, printed; "
+                                       "the same seed replays the same game)"),
     players: int = typer.Option(4, help="number of camps, 2 to 5"),
     camps: Optional[str] = typer.Option(None, help="camp ids in seat order, comma-separated "
                                         "(saber,archer,rider,berserker,caster)"),
@@ -228,13 +252,18 @@ def play(
     pack: Optional[Path] = typer.Option(None, help="a content pack directory"),
 ) -> None:
     """Play the board game in the terminal against bots (or watch bots play)."""
+    import secrets
+
     from fuyuki.board import new_game
     from fuyuki.board.agents import make_bot
+    from fuyuki.cli.prompt import interrupted
 
     console = Console()
     _check_lang(lang)
     if bots not in ("random", "heuristic"):
         _fail(console, FuyukiError("--bots must be random or heuristic"))
+    if seed is None:
+        seed = secrets.randbelow(10**9)
     try:
         game = new_game(players=players, seed=seed,
                         camps=[c.strip() for c in camps.split(",")] if camps else None,
@@ -247,12 +276,14 @@ def play(
         from fuyuki.board.text import Texts, register
 
         register()
-        console.print(Text(Texts(game.pack, game.view(human), lang).t("ui.title"), style="bold"))
+        console.print(Text(Texts(game.pack, game.view(human), lang).t("ui.title"), style="bold")
+                      + Text(f"  seed={seed}", style="dim"))
+        explained: set[str] = set()
         while not game.over:
             printer.flush()
             for s, decision in game.pending().items():
                 if s == human:
-                    choice = ask_human(console, game, s, lang, decision)
+                    choice = ask_human(console, game, s, lang, decision, explained)
                 else:
                     choice = agents[s].choose(game.view(s), decision)
                 game.submit(s, choice)
@@ -263,6 +294,8 @@ def play(
             console.print(Texts(game.pack, game.view(None), lang).t("ui.saved", path=str(save)))
     except FuyukiError as exc:
         _fail(console, exc)
+    except KeyboardInterrupt:
+        interrupted(console, lang)
 
 
 @board_app.command("replay")
@@ -273,11 +306,12 @@ def replay_cmd(
 ) -> None:
     """Replay a saved game and print it (public events, or one seat's)."""
     from fuyuki.board import replay
+    from fuyuki.cli.records import load_record
 
     console = Console()
     _check_lang(lang)
     try:
-        game = replay(Record.load(record))
+        game = replay(load_record(record, "board", lang))
         printer = Printer(console, game, seat, lang, show_map_each_turn=False)
         printer.flush()
         _outcome(console, game, lang)

@@ -10,7 +10,6 @@ import typer
 from rich.console import Console
 
 from fuyuki.core.errors import FuyukiError, IllegalAction
-from fuyuki.core.protocol import check_choice
 from fuyuki.core.record import Record
 
 LANG_HELP = "ja (default) or en"
@@ -33,58 +32,91 @@ def _check_lang(lang: str) -> str:
     return lang
 
 
+# Decisions that show the whole state above them (the others are asked mid-round).
+STATE_KINDS = ("bid", "place_gem")
+# Events a tutorial explains the first time they happen.
+TAUGHT_EVENTS = ("uncontested", "misfire", "case1", "case2_win", "case2_tie", "case3_win",
+                 "case3_split", "lost", "draws")
+
+
 class Terminal:
     """A human at the terminal, seeing only their own view."""
 
-    def __init__(self, console: Console, game, seat: int, lang: str) -> None:
+    def __init__(self, console: Console, game, seat: int, lang: str,
+                 tutorial: bool = False) -> None:
         self.console, self.game, self.seat, self.lang = console, game, seat, lang
+        self.tutorial = tutorial
+        self.taught: set[str] = set()
+        self.recent: list = []      # events seen since the last prompt: the round's summary
 
-    def choose(self, decision) -> Any:
-        from fuyuki.cli.sbb_screen import status
-        from fuyuki.sbb.text import option_name, t
+    def teach(self, key: str) -> None:
+        """In a tutorial, explain ``key`` the first time it comes up."""
+        from fuyuki.cli.sbb_screen import indented
+        from fuyuki.sbb.text import t
+
+        if self.tutorial and key not in self.taught:
+            self.taught.add(key)
+            self.console.print(indented(f"{t(self.lang, 'tutorial.head')} "
+                                        f"{t(self.lang, f'tutorial.{key}')}",
+                                        style="bold yellow", indent=0))
+
+    def saw(self, event) -> None:
+        self.recent.append(event)
+        if event.kind in TAUGHT_EVENTS:
+            self.teach(event.kind)
+
+    def show_state(self, decision) -> None:
+        from rich.text import Text
+
+        from fuyuki.cli.sbb_screen import status, summary
+        from fuyuki.sbb.text import t
 
         view = self.game.view(self.seat)
         cards = self.game.rules.cards
-        if decision.kind in ("bid", "place_gem", "draft_master", "draft_servant"):
-            self.console.print(status(view, cards, self.lang))
+        if decision.kind in STATE_KINDS:
+            self.console.print(status(view, cards, self.lang, self.game.rules.victory_gems))
+        lines = summary(self.recent, self.lang, self.seat, cards)
+        if lines:
+            self.console.print(Text(t(self.lang, "screen.last"), style="bold"))
+            for line in lines:
+                self.console.print(f"  {line}", highlight=False, markup=False)
+        self.recent = []
+
+    def auto(self, decision) -> Any:
+        """A decision with one option is taken for the player, and said so when it matters."""
+        from fuyuki.cli.sbb_screen import option_label
+        from fuyuki.sbb.text import t
+
+        option = decision.options[0]
+        if decision.kind in STATE_KINDS:
+            self.show_state(decision)
+            label = option_label(option, decision.kind, self.game.view(self.seat),
+                                 self.game.rules.cards, self.lang)
+            self.console.print(t(self.lang, "screen.auto", option=label), style="dim",
+                               markup=False)
+        return option
+
+    def choose(self, decision) -> Any:
+        from fuyuki.cli.prompt import ask
+        from fuyuki.cli.sbb_screen import help_screen, indented, option_label, option_names
+        from fuyuki.sbb.text import t
+
+        self.show_state(decision)
+        self.teach(decision.kind)
+        view = self.game.view(self.seat)
+        cards = self.game.rules.cards
         kind_name = t(self.lang, f"decision.{decision.kind}")
-        self.console.print(f"[bold cyan]{t(self.lang, 'ui.decision', kind_name=kind_name)}[/]")
+        self.console.print(f"{t(self.lang, 'ui.decision', kind_name=kind_name)}",
+                           style="bold cyan", markup=False)
         for i, opt in enumerate(decision.options, 1):
-            self.console.print(f"  {i}. {option_name(opt, self.lang, cards)}  [dim]{opt}[/]"
-                               f"{describe(opt, decision.kind, cards, self.lang)}")
-        while True:
-            try:
-                raw = self.console.input(f"{t(self.lang, 'ui.prompt')} > ").strip()
-            except EOFError:
-                self.console.print("\n(EOF)")
-                raise typer.Exit(1)
-            try:
-                if raw.isdigit() and 1 <= int(raw) <= len(decision.options) and not (
-                        decision.kind in ("swap", "tsubame")):
-                    return decision.options[int(raw) - 1]
-                names = {option_name(o, self.lang, cards): o for o in decision.options}
-                if raw in names:
-                    return names[raw]
-                if decision.kind in ("swap", "tsubame") and raw.isdigit():
-                    idx = int(raw)
-                    if 1 <= idx <= len(decision.options):
-                        return decision.options[idx - 1]
-                return check_choice(decision, raw)
-            except IllegalAction as exc:
-                self.console.print(f"[red]{t(self.lang, 'ui.bad_input', reason=exc)}[/]")
-
-
-def describe(option: Any, kind: str, cards, lang: str) -> str:
-    """The card text shown next to a draft option."""
-    from fuyuki.sbb.text import t
-
-    if kind == "draft_master" and option in cards.masters:
-        m = cards.masters[option]
-        return f"\n       {t(lang, 'ui.mana')}{m.mana} 《{m.ability_name['ja']}》 {m.text[lang]}"
-    if kind == "draft_servant" and option in cards.servants:
-        sv = cards.servants[option]
-        return (f"\n       {t(lang, 'ui.power')}{sv.power} 《{sv.np_name['ja']}》 {sv.text[lang]}")
-    return ""
+            self.console.print(f"  {i}. {option_label(opt, decision.kind, view, cards, self.lang)}",
+                               markup=False)
+            if decision.kind in ("draft_master", "draft_servant"):
+                from fuyuki.cli.sbb_screen import card_text
+                self.console.print(indented(card_text(opt, cards, self.lang), style="dim"))
+        index = ask(self.console, self.lang, [option_names(o, cards) for o in decision.options],
+                    lambda: self.console.print(help_screen(decision, view, cards, self.lang)))
+        return decision.options[index]
 
 
 def run_game(game, players: list, console: Console, lang: str, watch: int | None) -> None:
@@ -92,6 +124,7 @@ def run_game(game, players: list, console: Console, lang: str, watch: int | None
     from fuyuki.sbb.text import render
 
     shown = 0
+    humans = [p for p in players if isinstance(p, Terminal)]
 
     def flush() -> None:
         nonlocal shown
@@ -99,7 +132,10 @@ def run_game(game, players: list, console: Console, lang: str, watch: int | None
         shown = len(game.events)
         for e in events:
             style = "bold" if e.kind in ("round", "reveal", "game_over") else ""
-            console.print(render(e, lang, you=watch), style=style, highlight=False)
+            console.print(render(e, lang, you=watch, cards=game.rules.cards), style=style,
+                          highlight=False, markup=False)
+            for human in humans:
+                human.saw(e)
 
     flush()
     while not game.over:
@@ -109,12 +145,19 @@ def run_game(game, players: list, console: Console, lang: str, watch: int | None
             agent = players[seat]
             if isinstance(agent, Terminal):
                 flush()
-                choice = d.options[0] if len(d.options) == 1 else agent.choose(d)
+                choice = agent.auto(d) if len(d.options) == 1 else agent.choose(d)
             else:
                 view = game.view(seat) if getattr(agent, "needs_view", True) else None
                 choice = agent.choose(view, d)
             game.submit(seat, choice)
         flush()
+
+
+def show_end(console: Console, game, lang: str, watch: int | None) -> None:
+    from fuyuki.cli.sbb_screen import end_screen
+
+    if game.over:
+        console.print(end_screen(game.result, game.view(watch), game.rules.cards, lang, watch))
 
 
 def register(app: typer.Typer) -> None:
@@ -131,11 +174,14 @@ def register(app: typer.Typer) -> None:
         mode: Optional[str] = typer.Option(None, help="fate | ubw | hf | hollow | big_battle"),
         option: list[str] = typer.Option([], "--option", help="tie_dice | land_modifiers | no_berserker_penalty"),
         cards: Optional[Path] = typer.Option(None, help="your own card file (TOML)"),
+        tutorial: bool = typer.Option(False, "--tutorial",
+                                      help="explain each new decision and battle case once"),
     ) -> None:
         """Play Servant Big Battle in the terminal: you against bots."""
         from fuyuki.sbb import new_game
         from fuyuki.sbb.agents import make_bot
-        from fuyuki.sbb.text import seat_name, t
+        from fuyuki.cli.prompt import interrupted
+        from fuyuki.sbb.text import t
 
         console = Console(highlight=False)
         _check_lang(lang)
@@ -153,23 +199,22 @@ def register(app: typer.Typer) -> None:
         if not bots_only:
             if not 0 <= seat < players:
                 _fail(console, FuyukiError(f"--seat must be between 0 and {players - 1}"))
-            seats[seat] = Terminal(console, game, seat, lang)
+            seats[seat] = Terminal(console, game, seat, lang, tutorial)
             watch = seat
-        console.print(f"[bold]Fate/servant big battel[/]  seed={game.record.seed}  "
+        console.print(f"[bold]{t(lang, 'screen.title')}[/]  seed={game.record.seed}  "
                       f"{rules.edition}/{rules.mode}")
+        if watch is not None:
+            from fuyuki.cli.sbb_screen import opening
+            console.print(opening(lang))
         try:
             run_game(game, seats, console, lang, watch)
         except KeyboardInterrupt:
-            console.print("\n(interrupted)")
-            raise typer.Exit(130)
+            interrupted(console, lang)
         finally:
             if save:
                 game.record.save(save)
-                console.print(t(lang, "ui.saved", path=save))
-        result = game.result or {}
-        names = "、".join(seat_name(w, lang, watch) for w in result.get("winners", []))
-        key = "ui.draw_game" if result.get("draw") else "ui.winner"
-        console.print(f"[bold green]{t(lang, key, winners=names)}[/]")
+                console.print(t(lang, "ui.saved", path=save), markup=False)
+        show_end(console, game, lang, watch)
 
     @app.command()
     def replay(
@@ -180,16 +225,19 @@ def register(app: typer.Typer) -> None:
         """Replay a saved game and print it."""
         console = Console(highlight=False)
         _check_lang(lang)
+        from fuyuki.cli.records import load_record
+
         try:
-            game = replay_record(Record.load(file))
+            game = replay_record(load_record(file, "sbb", lang))
         except FuyukiError as exc:
             _fail(console, exc)
-        from fuyuki.sbb.text import render
+        from fuyuki.sbb.text import render, t
 
         for e in game.visible_events(seat):
-            console.print(render(e, lang, you=seat))
+            console.print(render(e, lang, you=seat, cards=game.rules.cards), markup=False)
         if not game.over:
-            console.print("[yellow](the record ends before the game's end)[/]")
+            console.print(t(lang, "screen.unfinished"), style="yellow")
+        show_end(console, game, lang, seat)
 
     @app.command()
     def judge(
@@ -220,20 +268,21 @@ def register(app: typer.Typer) -> None:
 
 
 def verdict_summary(result: dict, lang: str) -> str:
-    from fuyuki.sbb.text import card_name, seat_name, t
+    from fuyuki.sbb.text import card_name, colon, seat_name, sep, t
 
-    lines = ["", t(lang, "ui.status") + ":"]
+    c = colon(lang)
+    lines = ["", t(lang, "ui.status") + c.rstrip()]
     lands = "  ".join(f"{card_name(k, lang)}◆{v}" for k, v in result["lands"].items())
-    lines.append(f"  {t(lang, 'ui.lands')}: {lands}  {t(lang, 'ui.pool')}: {result['pool']}  "
+    lines.append(f"  {t(lang, 'ui.lands')}{c}{lands}  {t(lang, 'ui.pool')}{c}{result['pool']}  "
                  f"{t(lang, 'ui.parent')}→{seat_name(result['next_parent'], lang)}")
     for i, s in enumerate(result["seats"]):
-        lost = [w for w in ("master", "servant") if s[f"{w}_lost"]]
-        lines.append(f"  {seat_name(i, lang)}: {t(lang, 'ui.gems')} {s['gems']}  "
-                     f"{card_name(s['master'], lang)}／{card_name(s['servant'], lang)}  "
+        lost = [t(lang, f"what.{w}") for w in ("master", "servant") if s[f"{w}_lost"]]
+        lines.append(f"  {seat_name(i, lang)}{c}{t(lang, 'ui.gems')} {s['gems']}  "
+                     f"{card_name(s['master'], lang)} / {card_name(s['servant'], lang)}  "
                      f"{t(lang, 'ui.hand')} {s['hand_size']}"
-                     + (f"  lost: {', '.join(lost)}" if lost else ""))
+                     + (f"  {t(lang, 'ui.lost')}{c}{sep(lang).join(lost)}" if lost else ""))
     if result["game_over"]:
-        names = "、".join(seat_name(w, lang) for w in result["winners"])
+        names = sep(lang).join(seat_name(w, lang) for w in result["winners"])
         lines.append(t(lang, "ui.winner" if len(result["winners"]) == 1 else "ui.draw_game",
                        winners=names))
     return "\n".join(lines)

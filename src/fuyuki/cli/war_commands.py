@@ -95,28 +95,33 @@ def prompt_choice(lang: str, who: str, d: Decision, names: dict[str, str],
         for opt in options:
             groups.setdefault(str(opt).split(":", 1)[0], []).append(opt)
         heads = list(groups)
-        for i, head in enumerate(heads, 1):
-            first = groups[head][0]
-            label = option_label(lang, d, first, names) if len(groups[head]) == 1 else \
-                t(lang, f"opt.{head}", x="…")
-            typer.echo(f"  {i}. {label}")
-        head = heads[_ask_index(lang, len(heads))]
+        labels = [option_label(lang, d, groups[h][0], names) if len(groups[h]) == 1
+                  else t(lang, f"opt.{h}", x="…") for h in heads]
+        head = heads[_ask(lang, d, labels)]
         options = groups[head]
         if len(options) == 1:
             return options[0]
-    for i, opt in enumerate(options, 1):
-        typer.echo(f"  {i}. {option_label(lang, d, opt, names)}")
-    return options[_ask_index(lang, len(options))]
+    return options[_ask(lang, d, [option_label(lang, d, o, names) for o in options])]
 
 
-def _ask_index(lang: str, n: int) -> int:
+def _ask(lang: str, d: Decision, labels: list[str]) -> int:
+    """List ``labels`` and read the player's choice (a number or a label; ? for help)."""
+    from rich.console import Console
+
+    from fuyuki.cli.prompt import ask
     from fuyuki.rpg.text import t
 
-    while True:
-        raw = typer.prompt(t(lang, "prompt.ask")).strip()
-        if raw.isdigit() and 1 <= int(raw) <= n:
-            return int(raw) - 1
-        typer.echo(t(lang, "prompt.bad"))
+    console = Console(highlight=False)
+    for i, label in enumerate(labels, 1):
+        console.print(f"  {i}. {label}", markup=False)
+
+    def show_help() -> None:
+        console.print(t(lang, "help.title", kind=t(lang, f"kind.{d.kind}")), style="bold cyan",
+                      markup=False)
+        console.print(t(lang, f"help.{d.kind}"), markup=False)
+        console.print(t(lang, "help.more"), style="dim", markup=False)
+
+    return ask(console, lang, [[label] for label in labels], show_help)
 
 
 # -- war battle -------------------------------------------------------------------------------
@@ -193,6 +198,11 @@ def battle_cmd(
             log.write_text("\n".join(full) + "\n", "utf-8")
     except FuyukiError as exc:
         _fail(exc)
+    except KeyboardInterrupt:
+        from rich.console import Console
+
+        from fuyuki.cli.prompt import interrupted
+        interrupted(Console(), lang)
 
 
 # -- war verify -------------------------------------------------------------------------------
@@ -202,8 +212,10 @@ def verify_cmd(
     log: Path = typer.Argument(..., help="a published log with #DICE lines"),
     lang: str = typer.Option("ja", help="ja or en"),
 ) -> None:
-    """Recompute every roll of a published log from its revealed secrets. Exit 0 when all
-    match, 1 when some do not (each is listed), 2 when the log cannot be read."""
+    """Recompute every roll of a published log from its revealed secrets. Exit 0 when every
+    roll is checked and matches; 1 when some roll, secret or line does not match (each is
+    listed) or the log holds no dice; 2 when the log cannot be read; 3 when nothing mismatches
+    but some turns are unverifiable (their secret was never revealed)."""
     from fuyuki.rpg.text import t
 
     lang = _lang(lang)
@@ -217,8 +229,14 @@ def verify_cmd(
     if report.ok:
         typer.echo(t(lang, "verify.ok", commits=report.commits, rolls=report.rolls))
         return
-    typer.echo(t(lang, "verify.summary", bad=len(report.problems), rolls=report.rolls))
-    raise typer.Exit(1)
+    if not report.commits and not report.problems:
+        typer.echo(t(lang, "verify.empty"))
+        raise typer.Exit(1)
+    unverifiable = [p for p in report.problems if p.code == "no_reveal"]
+    bad = len(report.problems) - len(unverifiable)
+    typer.echo(t(lang, "verify.summary", bad=bad, rolls=report.rolls,
+                 unverifiable=sum(p.params["rolls"] for p in unverifiable)))
+    raise typer.Exit(1 if bad else 3)
 
 
 # -- war new ----------------------------------------------------------------------------------
@@ -239,6 +257,9 @@ def new_cmd(
 ) -> None:
     """Start (or resume) a war. People choose their pairs' moves at prompts; the program
     drives the others (all of them with --auto)."""
+    from rich.console import Console
+
+    from fuyuki.cli.prompt import interrupted, read_line
     from fuyuki.rpg.roster import lookup_pair, parse_roster
     from fuyuki.rpg.rules import default_rules
     from fuyuki.rpg.text import Renderer, t
@@ -332,7 +353,7 @@ def new_cmd(
                                                for k, v in me.items.items()) or "-")
                     choice = prompt_choice(lang, me.label, d, names, status)
                     if d.kind == "comm":
-                        memo = typer.prompt(t(lang, "prompt.memo"), default="", show_default=False)
+                        memo = read_line(Console(highlight=False), lang, t(lang, "prompt.memo"))
                         if memo.strip():
                             notes.append([len(war.events), me.label, memo.strip()])
                 else:
@@ -353,3 +374,5 @@ def new_cmd(
         _fail(exc)
     except KeyError as exc:
         _fail(FuyukiError(f"save file: missing {exc}"))
+    except KeyboardInterrupt:
+        interrupted(Console(), lang)

@@ -261,7 +261,8 @@ class Renderer:
 
     def ev_abandon(self, side: int, choices: dict[str, str], joint: bool) -> list[str]:
         marks = self.tr("sep").join(
-            f"{k}:{self.tr('battle.together') if v == 'together' else self.tr('battle.abandon_mark')}"
+            f"{k}{'：' if self.lang == 'ja' else ': '}"
+            f"{self.tr('battle.together') if v == 'together' else self.tr('battle.abandon_mark')}"
             for k, v in choices.items())
         return [self.tr("battle.abandon", side=self.sd(side), marks=marks,
                         result=self.tr("battle.abandon_joint" if joint else "battle.abandon_each"))]
