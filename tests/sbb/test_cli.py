@@ -35,7 +35,7 @@ def test_replay_prints_the_same_game(tmp_path):
 
 def test_replay_bad_file_exits_2(tmp_path):
     (tmp_path / "bad.json").write_text("{")
-    r = runner.invoke(app, ["replay", str(tmp_path / "bad.json")])
+    r = runner.invoke(app, ["replay", str(tmp_path / "bad.json"), "--lang", "en"])
     assert r.exit_code == 2 and "not valid JSON" in r.output
 
 
@@ -68,6 +68,8 @@ def test_judge_invalid_scenario_exits_2_naming_the_key():
 
 def test_judge_missing_file_exits_2(tmp_path):
     r = runner.invoke(app, ["judge", str(tmp_path / "none.toml")])
+    assert r.exit_code == 2 and "ファイルがありません" in r.output      # ja by default
+    r = runner.invoke(app, ["judge", str(tmp_path / "none.toml"), "--lang", "en"])
     assert r.exit_code == 2 and "no such file" in r.output
 
 

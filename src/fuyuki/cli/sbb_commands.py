@@ -8,23 +8,14 @@ from typing import Any, Optional
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
-from fuyuki.core.errors import FuyukiError, IllegalAction
+from fuyuki.cli.files import fail, sbb_rules, sbb_save, scenario
+from fuyuki.core.errors import DataError, FuyukiError, IllegalAction
+from fuyuki.core.load import check_output, unfinished_line
 from fuyuki.core.protocol import check_choice
-from fuyuki.core.record import Record
 
 LANG_HELP = "ja (default) or en"
-
-
-def _rules(edition: str, mode: Optional[str], options: list[str], cards: Optional[Path]):
-    from fuyuki.sbb.rules import Rules
-
-    return Rules.preset(edition, mode, tuple(options or ()), str(cards) if cards else None)
-
-
-def _fail(console: Console, exc: Exception) -> None:
-    console.print(f"[bold red]error:[/] {exc}")
-    raise typer.Exit(2)
 
 
 def _check_lang(lang: str) -> str:
@@ -50,8 +41,9 @@ class Terminal:
         kind_name = t(self.lang, f"decision.{decision.kind}")
         self.console.print(f"[bold cyan]{t(self.lang, 'ui.decision', kind_name=kind_name)}[/]")
         for i, opt in enumerate(decision.options, 1):
-            self.console.print(f"  {i}. {option_name(opt, self.lang, cards)}  [dim]{opt}[/]"
-                               f"{describe(opt, decision.kind, cards, self.lang)}")
+            self.console.print(f"  {i}. {escape(option_name(opt, self.lang, cards))}  "
+                               f"[dim]{escape(str(opt))}[/]"
+                               f"{escape(describe(opt, decision.kind, cards, self.lang))}")
         while True:
             try:
                 raw = self.console.input(f"{t(self.lang, 'ui.prompt')} > ").strip()
@@ -71,7 +63,7 @@ class Terminal:
                         return decision.options[idx - 1]
                 return check_choice(decision, raw)
             except IllegalAction as exc:
-                self.console.print(f"[red]{t(self.lang, 'ui.bad_input', reason=exc)}[/]")
+                self.console.print(f"[red]{escape(t(self.lang, 'ui.bad_input', reason=exc))}[/]")
 
 
 def describe(option: Any, kind: str, cards, lang: str) -> str:
@@ -99,7 +91,7 @@ def run_game(game, players: list, console: Console, lang: str, watch: int | None
         shown = len(game.events)
         for e in events:
             style = "bold" if e.kind in ("round", "reveal", "game_over") else ""
-            console.print(render(e, lang, you=watch), style=style, highlight=False)
+            console.print(render(e, lang, you=watch), style=style, highlight=False, markup=False)
 
     flush()
     while not game.over:
@@ -140,19 +132,21 @@ def register(app: typer.Typer) -> None:
         console = Console(highlight=False)
         _check_lang(lang)
         try:
-            rules = _rules(edition, mode, option, cards)
+            if save:
+                check_output(save, "--save")
+            rules = sbb_rules(edition, mode, tuple(option), cards)
             rules.check_players(players)
             game = new_game(players, seed, rules)
             seats: list = [make_bot(bots, game.record.seed * 10 + i, rules)
                            for i in range(players)]
         except FuyukiError as exc:
-            _fail(console, exc)
+            fail(exc, lang)
         if cards:
             game.record.config["cards"] = str(cards)
         watch: int | None = None
         if not bots_only:
             if not 0 <= seat < players:
-                _fail(console, FuyukiError(f"--seat must be between 0 and {players - 1}"))
+                fail(DataError("--seat", "seat", f"must be between 0 and {players - 1}"), lang)
             seats[seat] = Terminal(console, game, seat, lang)
             watch = seat
         console.print(f"[bold]Fate/servant big battel[/]  seed={game.record.seed}  "
@@ -165,7 +159,7 @@ def register(app: typer.Typer) -> None:
         finally:
             if save:
                 game.record.save(save)
-                console.print(t(lang, "ui.saved", path=save))
+                console.print(t(lang, "ui.saved", path=save), markup=False)
         result = game.result or {}
         names = "、".join(seat_name(w, lang, watch) for w in result.get("winners", []))
         key = "ui.draw_game" if result.get("draw") else "ui.winner"
@@ -181,19 +175,19 @@ def register(app: typer.Typer) -> None:
         console = Console(highlight=False)
         _check_lang(lang)
         try:
-            game = replay_record(Record.load(file))
+            game = sbb_save(file)
         except FuyukiError as exc:
-            _fail(console, exc)
+            fail(exc, lang)
         from fuyuki.sbb.text import render
 
         for e in game.visible_events(seat):
-            console.print(render(e, lang, you=seat))
+            console.print(render(e, lang, you=seat), markup=False)
         if not game.over:
-            console.print("[yellow](the record ends before the game's end)[/]")
+            console.print(unfinished_line(lang), style="yellow", markup=False)
 
     @app.command()
     def judge(
-        scenario: Path = typer.Argument(..., help="a scenario TOML file"),
+        file: Path = typer.Argument(..., metavar="SCENARIO", help="a scenario TOML file"),
         as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
         lang: str = typer.Option("ja", help=LANG_HELP),
         cards: Optional[Path] = typer.Option(None, help="your own card file (TOML)"),
@@ -202,21 +196,19 @@ def register(app: typer.Typer) -> None:
         option: list[str] = typer.Option([], "--option", help="override the scenario's options"),
     ) -> None:
         """Resolve one round of a scenario and explain every step."""
-        from fuyuki.sbb.judge import judge as run_judge
-
         console = Console(highlight=False)
         _check_lang(lang)
         try:
-            verdict = run_judge(scenario, lang, str(cards) if cards else None, edition, mode,
-                                tuple(option) or None)
+            verdict = scenario(file, lang, str(cards) if cards else None, edition, mode,
+                               tuple(option) or None)
         except FuyukiError as exc:
-            _fail(console, exc)
+            fail(exc, lang)
         if as_json:
             print(json.dumps(verdict.result, ensure_ascii=False, indent=1))
             return
         for line in verdict.log:
-            console.print(line)
-        console.print(verdict_summary(verdict.result, lang))
+            console.print(line, markup=False)
+        console.print(verdict_summary(verdict.result, lang), markup=False)
 
 
 def verdict_summary(result: dict, lang: str) -> str:
@@ -237,22 +229,3 @@ def verdict_summary(result: dict, lang: str) -> str:
         lines.append(t(lang, "ui.winner" if len(result["winners"]) == 1 else "ui.draw_game",
                        winners=names))
     return "\n".join(lines)
-
-
-def replay_record(record: Record):
-    """Rebuild a game from its record (seed + submissions)."""
-    from fuyuki.sbb import new_game
-    from fuyuki.sbb.rules import Rules
-
-    if record.game != "sbb":
-        raise FuyukiError(f"not a Servant Big Battle record (game = {record.game!r})")
-    cfg = record.config
-    rules = Rules.preset(cfg.get("edition", "final"), cfg.get("mode"), tuple(cfg.get("options", ())),
-                         cfg.get("cards"))
-    game = new_game(int(cfg.get("players", 4)), record.seed, rules)
-    for i, (seat, choice) in enumerate(record.submissions):
-        try:
-            game.submit(seat, choice)
-        except IllegalAction as exc:
-            raise FuyukiError(f"record submission {i} ({seat}, {choice!r}) is illegal: {exc}") from None
-    return game

@@ -48,7 +48,9 @@ def simulate(
 ) -> None:
     from rich.console import Console
 
+    from fuyuki.cli.files import fail
     from fuyuki.core.errors import FuyukiError
+    from fuyuki.core.load import check_output_dir
     from fuyuki.sim.config import SimConfig, parse_bots, parse_compare, parse_fix
     from fuyuki.sim.text import t
 
@@ -57,6 +59,8 @@ def simulate(
         err.print("--lang: ja | en")
         raise typer.Exit(2)
     try:
+        if out:
+            check_output_dir(out, "--out")
         cfg = SimConfig(games=games, players=players, edition=edition, mode=mode,
                         options=tuple(option), cards=str(cards) if cards else None,
                         bots=parse_bots(bots, players), seed=seed, fixed=parse_fix(fix),
@@ -65,8 +69,7 @@ def simulate(
         other = parse_compare(compare, cfg) if compare else None
         report = _run(cfg, workers or (os.cpu_count() or 1), ray, other, progress, err, lang)
     except FuyukiError as exc:
-        err.print(f"[red]{t(lang, 'error')}:[/red] {exc}")
-        raise typer.Exit(2) from None
+        fail(exc, lang)
     if out:
         from fuyuki.sim.report_html import render_html
 
