@@ -123,6 +123,9 @@ def register(app: typer.Typer) -> None:
         mode: Optional[str] = typer.Option(None, help="fate | ubw | hf | hollow | big_battle"),
         option: list[str] = typer.Option([], "--option", help="tie_dice | land_modifiers | no_berserker_penalty"),
         cards: Optional[Path] = typer.Option(None, help="your own card file (TOML)"),
+        bot_iterations: Optional[int] = typer.Option(
+            None, "--bot-iterations", help="--bots hard: search this many iterations per "
+            "decision, so that the same --seed plays the same game (default: about 1 s each)"),
     ) -> None:
         """Play Servant Big Battle in the terminal: you against bots."""
         from fuyuki.sbb import new_game
@@ -137,7 +140,7 @@ def register(app: typer.Typer) -> None:
             rules = sbb_rules(edition, mode, tuple(option), cards)
             rules.check_players(players)
             game = new_game(players, seed, rules)
-            seats: list = [make_bot(bots, game.record.seed * 10 + i, rules)
+            seats: list = [make_bot(bots, game.record.seed * 10 + i, rules, bot_iterations)
                            for i in range(players)]
         except FuyukiError as exc:
             fail(exc, lang)

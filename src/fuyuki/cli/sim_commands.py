@@ -43,6 +43,10 @@ def simulate(
     gap_games: int = typer.Option(-1, "--gap-games",
                                   help="seed pairs for the full-state heuristic gap "
                                        "(-1 = games/10, 0 = off)"),
+    bot_iterations: Optional[int] = typer.Option(
+        None, "--bot-iterations", help="the hard bot's search budget in iterations: the same "
+                                       "seed gives the same report on any machine "
+                                       "(default: its time budget)"),
     lang: str = typer.Option("ja", "--lang", help="ja or en"),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="show a progress bar"),
 ) -> None:
@@ -65,7 +69,8 @@ def simulate(
                         options=tuple(option), cards=str(cards) if cards else None,
                         bots=parse_bots(bots, players), seed=seed, fixed=parse_fix(fix),
                         assign=assign, seconds_per_round=seconds_per_round,
-                        gap_games=max(0, games // 10 if gap_games < 0 else gap_games))
+                        gap_games=max(0, games // 10 if gap_games < 0 else gap_games),
+                        bot_iterations=bot_iterations)
         other = parse_compare(compare, cfg) if compare else None
         report = _run(cfg, workers or (os.cpu_count() or 1), ray, other, progress, err, lang)
     except FuyukiError as exc:
