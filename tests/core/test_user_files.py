@@ -152,3 +152,19 @@ def test_unicode_digits_are_not_card_values(tmp_path):
     p = tmp_path / "s.toml"
     p.write_text(SCENARIO.read_text("utf-8").replace('bid = "red-np-1"', 'bid = "red-np-²"', 1))
     one_error_line(run("judge", p, "--lang", "en"), "seat[0].bid", "red-np-²")
+
+
+def test_markup_in_a_card_files_names_is_printed_as_text(tmp_path):
+    """A card named "[/]衛宮[bold]" in a user's card file: play, judge and simulate show the
+    name as written (rich would crash on "[/]" or swallow "[bold]")."""
+    cards = tmp_path / "cards.toml"
+    text = (package_file("fuyuki.sbb", "data") / "cards.toml").read_text("utf-8")
+    cards.write_text(text.replace('name = { ja = "衛宮士郎", en = "Emiya Shirou" }',
+                                  'name = { ja = "[/]衛宮[bold]", en = "[/]Emiya" }'), "utf-8")
+    scenario = SCENARIO.parent / "shirou_substitute_saves_servant.toml"
+    for args in (["judge", scenario], ["simulate", "-n", "10", "--no-progress", "--workers", "1"],
+                 ["play", "--bots-only", "--seed", "2"]):
+        res = run(*args, "--cards", cards, "--lang", "en")
+        assert res.exit_code == 0, res.output
+        assert "Traceback" not in res.output
+    assert "[/]衛宮[bold]" in run("judge", scenario, "--cards", cards).output

@@ -91,7 +91,8 @@ def run_game(game, players: list, console: Console, lang: str, watch: int | None
         shown = len(game.events)
         for e in events:
             style = "bold" if e.kind in ("round", "reveal", "game_over") else ""
-            console.print(render(e, lang, you=watch), style=style, highlight=False, markup=False)
+            console.print(render(e, lang, you=watch, cards=game.rules.cards), style=style,
+                          highlight=False, markup=False)
 
     flush()
     while not game.over:
@@ -184,7 +185,7 @@ def register(app: typer.Typer) -> None:
         from fuyuki.sbb.text import render
 
         for e in game.visible_events(seat):
-            console.print(render(e, lang, you=seat), markup=False)
+            console.print(render(e, lang, you=seat, cards=game.rules.cards), markup=False)
         if not game.over:
             console.print(unfinished_line(lang), style="yellow", markup=False)
 
@@ -211,20 +212,20 @@ def register(app: typer.Typer) -> None:
             return
         for line in verdict.log:
             console.print(line, markup=False)
-        console.print(verdict_summary(verdict.result, lang), markup=False)
+        console.print(verdict_summary(verdict.result, lang, verdict.game.rules.cards), markup=False)
 
 
-def verdict_summary(result: dict, lang: str) -> str:
+def verdict_summary(result: dict, lang: str, cards=None) -> str:
     from fuyuki.sbb.text import card_name, seat_name, t
 
     lines = ["", t(lang, "ui.status") + ":"]
-    lands = "  ".join(f"{card_name(k, lang)}◆{v}" for k, v in result["lands"].items())
+    lands = "  ".join(f"{card_name(k, lang, cards)}◆{v}" for k, v in result["lands"].items())
     lines.append(f"  {t(lang, 'ui.lands')}: {lands}  {t(lang, 'ui.pool')}: {result['pool']}  "
                  f"{t(lang, 'ui.parent')}→{seat_name(result['next_parent'], lang)}")
     for i, s in enumerate(result["seats"]):
         lost = [w for w in ("master", "servant") if s[f"{w}_lost"]]
         lines.append(f"  {seat_name(i, lang)}: {t(lang, 'ui.gems')} {s['gems']}  "
-                     f"{card_name(s['master'], lang)}／{card_name(s['servant'], lang)}  "
+                     f"{card_name(s['master'], lang, cards)}／{card_name(s['servant'], lang, cards)}  "
                      f"{t(lang, 'ui.hand')} {s['hand_size']}"
                      + (f"  lost: {', '.join(lost)}" if lost else ""))
     if result["game_over"]:

@@ -250,7 +250,7 @@ def judge(path: str | Path, lang: str = "ja", cards: str | Path | None = None,
         for seat, d in game.pending().items():
             game.submit(seat, answer(d, seat, choices[seat], str(path)))
     s = game.s
-    log = [render(e, lang) for e in s.events]
+    log = [render(e, lang, cards=game.rules.cards) for e in s.events]
     seats = []
     for i in range(s.n):
         rec: dict[str, Any] = {
