@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from fuyuki.rulebook import GAMES, rules_text
+from fuyuki.rulebook import GAMES, rules_text, summary
 
 ROOT = Path(__file__).resolve().parents[2]
 SRC = ROOT / "src" / "fuyuki"
@@ -83,6 +83,41 @@ def test_rules_command_shows_the_rules_in_each_language() -> None:
     runner = CliRunner()
     ja = runner.invoke(app, ["rules", "sbb", "--raw"])
     en = runner.invoke(app, ["rules", "board", "--lang", "en", "--raw"])
-    assert ja.exit_code == 0 and "GEM を12個" in ja.output
+    assert ja.exit_code == 0 and "GEMを12個" in ja.output
     assert en.exit_code == 0 and "The last camp with a living master wins" in en.output
     assert runner.invoke(app, ["rules", "chess"]).exit_code == 2
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_each_game_has_a_goal_and_a_five_line_summary_that_fits_80_columns(game, lang) -> None:
+    from rich.cells import cell_len
+
+    goal, five = summary(game, lang)
+    assert goal and cell_len(goal) < 100
+    assert [line[:2] for line in five] == ["1.", "2.", "3.", "4.", "5."]
+    assert all(cell_len(line) <= 80 for line in five), five
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_rules_in_the_terminal_wrap_and_never_cut_a_cell(game, lang) -> None:
+    """Tables become lists at the terminal: a table cell would end in "…"."""
+    from rich.console import Console
+    from rich.markdown import Markdown
+
+    from fuyuki.cli.rules_commands import tables_as_lists
+
+    text = rules_text(game, lang)
+    shown = tables_as_lists(text, lang)
+    assert not any(line.startswith("|") for line in shown.splitlines())
+    console = Console(width=80, record=True, file=open("/dev/null", "w"))
+    console.print(Markdown(shown))
+    out = console.export_text()
+    assert "…" not in out
+    rows = [line for line in text.splitlines() if line.startswith("|")]
+    cells = [row.split("|")[1].replace("**", "") for i, row in enumerate(rows)
+             if not set(row) <= set("|-: ") and not (i + 1 < len(rows)
+                                                      and set(rows[i + 1]) <= set("|-: "))]
+    flat = re.sub(r"\s", "", out)
+    assert all(re.sub(r"\s", "", cell) in flat for cell in cells)   # every row is still there

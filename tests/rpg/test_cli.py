@@ -25,7 +25,7 @@ def test_battle_from_two_sheet_files_in_both_languages(tmp_path):
              "--log", str(tmp_path / "b.log"))
     assert en.exit_code == 0 and "[Result]" in en.output and "side B has initiative" in en.output
     ok = run("verify", str(tmp_path / "b.log"), "--lang", "en")
-    assert ok.exit_code == 0 and "verified: 1 commitments" in ok.output
+    assert ok.exit_code == 0 and "verified: 1 commitment," in ok.output
 
 
 def test_battle_by_roster_ids_with_a_person_choosing_for_side_a():
@@ -98,7 +98,7 @@ def test_bad_save_and_roster_files_exit_2(tmp_path):
     p = tmp_path / "s.json"
     p.write_text('{"game": "sbb", "seed": 1, "submissions": []}', "utf-8")
     res = run("new", "--resume", str(p))
-    assert res.exit_code == 2 and "not a Grail War RPG save" in res.output
+    assert res.exit_code == 2 and "サーヴァント大戦の棋譜です" in res.output and "fuyuki replay" in res.output
     r = tmp_path / "r.toml"
     r.write_text("[[pair]]\nid = 3\n", "utf-8")
     res = run("new", "--roster", str(r), "--auto")

@@ -147,8 +147,15 @@ def event_style(kind: str) -> str:
                 "draw", "part", "plot", "card_used", "instant_begin", "instant_end") else "")
 
 
+# What the short summary above a prompt keeps: outcomes, not every step.
+SUMMARY_KINDS = ("attack", "hit", "damage", "death", "camp_out", "stray", "spell", "recontract",
+                 "territory_done", "territory_destroyed", "revive")
+SUMMARY_LINES = 6
+
+
 class Printer:
-    """Prints the events a seat may see, as they come, through ``view(seat, since=...)``."""
+    """Prints the events a seat may see, as they come, through ``view(seat, since=...)``, and
+    keeps the outcomes since the player's last decision for the summary above the prompt."""
 
     def __init__(self, console: Console, game, seat: Optional[int], lang: str, show_map_each_turn: bool):
         from fuyuki.board.text import Texts
@@ -157,6 +164,7 @@ class Printer:
         self.seen = 0
         self.maps = show_map_each_turn
         self._Texts = Texts
+        self.outcomes: list[str] = []
 
     def flush(self) -> dict[str, Any]:
         view = self.game.view(self.seat, since=self.seen)
@@ -164,9 +172,17 @@ class Printer:
         for ev in view["recent_events"]:
             if ev["kind"] == "turn" and self.maps:
                 self.console.print(screen(view, texts, with_hand=False))
-            self.console.print(Text(texts.event(ev), style=event_style(ev["kind"])))
+            line = texts.event(ev)
+            self.console.print(Text(line, style=event_style(ev["kind"])))
+            if ev["kind"] in SUMMARY_KINDS:
+                self.outcomes.append(line.strip())
         self.seen = view["event_count"]
         return view
+
+    def summary(self) -> list[str]:
+        """The outcomes since the last call, the latest ones if there are many."""
+        lines, self.outcomes = self.outcomes[-SUMMARY_LINES:], []
+        return lines
 
 
 # Decisions whose meaning a new player cannot guess: explained the first time they come up.
@@ -195,7 +211,7 @@ def board_help(console: Console, decision: Decision, texts, options) -> None:
 
 
 def ask_human(console: Console, game, seat: int, lang: str, decision: Decision,
-              explained: set[str] | None = None) -> Any:
+              explained: set[str] | None = None, outcomes: list[str] | None = None) -> Any:
     from fuyuki.board.text import Texts
     from fuyuki.cli.prompt import ask
 
@@ -204,6 +220,10 @@ def ask_human(console: Console, game, seat: int, lang: str, decision: Decision,
     if decision.kind in ("plot", "group", "part", "defence", "means", "target", "battle",
                          "move", "action"):
         console.print(screen(view, texts, with_hand=True))
+    if outcomes:
+        console.print(Text(texts.t("ui.since"), style="bold"))
+        for line in outcomes:
+            console.print(Text(f"  {line}"))
     console.print(Text(texts.t("ui.your_turn", camp=texts.camp(seat)), style="bold " + _color(seat)))
     console.print(Text(texts.prompt(decision.to_json()), style="bold"))
     if explained is not None and decision.kind in EXPLAINED and decision.kind not in explained:
@@ -278,12 +298,16 @@ def play(
         register()
         console.print(Text(Texts(game.pack, game.view(human), lang).t("ui.title"), style="bold")
                       + Text(f"  seed={seed}", style="dim"))
+        if human is not None:
+            from fuyuki.cli.opening import opening
+            console.print(opening("board", lang))
         explained: set[str] = set()
         while not game.over:
             printer.flush()
             for s, decision in game.pending().items():
                 if s == human:
-                    choice = ask_human(console, game, s, lang, decision, explained)
+                    choice = ask_human(console, game, s, lang, decision, explained,
+                                       printer.summary())
                 else:
                     choice = agents[s].choose(game.view(s), decision)
                 game.submit(s, choice)

@@ -154,7 +154,7 @@ def roster(path: str | Path | None):
     return parse_roster(parse_toml(text, p), p, default_rules()), text, p
 
 
-def war_save(path: str | Path) -> dict[str, Any]:
+def war_save(path: str | Path, lang: str = "en") -> dict[str, Any]:
     """``war new --resume FILE``: the saved war's settings and the war replayed to where it
     was saved (key ``war``)."""
     from fuyuki.core.data import Table
@@ -163,9 +163,7 @@ def war_save(path: str | Path) -> dict[str, Any]:
     from fuyuki.rpg.war import War
 
     src = str(path)
-    rec = Record.load(path)
-    if rec.game != "rpg-war":
-        raise DataError(src, "game", f"not a Grail War RPG save ({rec.game!r})")
+    rec = load_record(Path(path), "rpg-war", lang)
     cfg = Table(rec.config, src, "config")
     cfg.check_keys(["roster_toml", "roster_path", "seed_text", "humans", "max_turns", "notes"])
     roster_text, roster_path = cfg.str("roster_toml"), cfg.str("roster_path")

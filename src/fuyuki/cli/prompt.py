@@ -56,25 +56,21 @@ def interrupted(console: Console, lang: str) -> None:
 
 
 def ask(console: Console, lang: str, names: Sequence[Sequence[str]],
-        show_help: Callable[[], None] | None = None, by_name: bool = True) -> int:
+        show_help: Callable[[], None]) -> int:
     """Ask until the player names one of ``names`` (one list of aliases per option); return
-    its index. ``by_name=False``: only numbers are accepted (and said so)."""
+    its index. ``?`` calls ``show_help`` and asks again."""
     while True:
         try:
             raw = console.input(f"{t(lang, 'prompt.ask')} > ")
         except EOFError:
             end_of_input(console, lang)
         if normalize(raw) in HELP_WORDS:
-            if show_help is not None:
-                show_help()
-            else:
-                console.print(t(lang, "prompt.no_help", n=len(names)))
+            show_help()
             continue
-        found = match(raw, names if by_name else [[]] * len(names))
+        found = match(raw, names)
         if found is not None:
             return found
-        key = "prompt.bad" if by_name else "prompt.bad_number"
-        console.print(f"[red]{t(lang, key, n=len(names))}[/]")
+        console.print(f"[red]{t(lang, 'prompt.bad', n=len(names))}[/]")
 
 
 def read_line(console: Console, lang: str, label: str) -> str:

@@ -29,4 +29,28 @@ def register(app: typer.Typer) -> None:
         if raw:
             typer.echo(text)
         else:
-            console.print(Markdown(text))
+            console.print(Markdown(tables_as_lists(text, lang)))
+
+
+def _cells(row: str) -> list[str]:
+    return [c.strip() for c in row.strip().strip("|").split("|")]
+
+
+def tables_as_lists(text: str, lang: str) -> str:
+    """Markdown tables turned into lists: a terminal table cuts long cells with "…", a list
+    wraps them. A row reads "- **first** (header value, …): last"."""
+    out: list[str] = []
+    header: list[str] = []
+    open_, close, comma, colon = ("（", "）", "、", "：") if lang == "ja" else (" (", ")", ", ", ": ")
+    for line in text.splitlines():
+        if not line.startswith("|"):
+            header = []
+            out.append(line)
+        elif not header:
+            header = _cells(line)
+        elif not set(line) <= set("|-: "):
+            cells = _cells(line)
+            middle = comma.join(f"{h} {c}" for h, c in zip(header[1:-1], cells[1:-1]) if c)
+            item = f"- **{cells[0]}**" + (f"{open_}{middle}{close}" if middle else "")
+            out.append(item + (f"{colon}{cells[-1]}" if len(cells) > 1 else ""))
+    return "\n".join(out)

@@ -37,7 +37,9 @@ class Terminal:
         self.console, self.game, self.seat, self.lang = console, game, seat, lang
         self.tutorial = tutorial
         self.taught: set[str] = set()
-        self.recent: list = []      # events seen since the last prompt: the round's summary
+        self.explained: set[str] = set()  # opponents' cards whose text has been shown
+        self.this_round: list = []      # events seen since the current round began
+        self.last_round: list[str] = []  # the outcome of the round before, in a few lines
 
     def teach(self, key: str) -> None:
         """In a tutorial, explain ``key`` the first time it comes up."""
@@ -46,31 +48,42 @@ class Terminal:
 
         if self.tutorial and key not in self.taught:
             self.taught.add(key)
-            self.console.print(indented(f"{t(self.lang, 'tutorial.head')} "
+            space = "" if self.lang == "ja" else " "   # Japanese wraps anywhere, not at a space
+            self.console.print(indented(f"{t(self.lang, 'tutorial.head')}{space}"
                                         f"{t(self.lang, f'tutorial.{key}')}",
                                         style="bold yellow", indent=0))
 
     def saw(self, event) -> None:
-        self.recent.append(event)
+        from fuyuki.cli.sbb_screen import card_text, indented, summary
+
+        if event.kind == "flip" and event.data.get("seat") != self.seat:
+            card = event.data["card"]
+            if card not in self.explained:   # an opponent's card, the first time it shows
+                self.explained.add(card)
+                self.console.print(indented(card_text(card, self.game.rules.cards, self.lang),
+                                            style="dim"))
+        if event.kind == "round":
+            self.last_round = summary(self.this_round, self.lang, self.seat, self.game.rules.cards)
+            self.this_round = []
+        self.this_round.append(event)
         if event.kind in TAUGHT_EVENTS:
             self.teach(event.kind)
 
     def show_state(self, decision) -> None:
         from rich.text import Text
 
-        from fuyuki.cli.sbb_screen import status, summary
+        from fuyuki.cli.sbb_screen import status
         from fuyuki.sbb.text import t
 
+        if decision.kind not in STATE_KINDS:
+            return
         view = self.game.view(self.seat)
-        cards = self.game.rules.cards
-        if decision.kind in STATE_KINDS:
-            self.console.print(status(view, cards, self.lang, self.game.rules.victory_gems))
-        lines = summary(self.recent, self.lang, self.seat, cards)
-        if lines:
+        self.console.print(status(view, self.game.rules.cards, self.lang,
+                                  self.game.rules.victory_gems))
+        if self.last_round:
             self.console.print(Text(t(self.lang, "screen.last"), style="bold"))
-            for line in lines:
+            for line in self.last_round:
                 self.console.print(f"  {line}", highlight=False, markup=False)
-        self.recent = []
 
     def auto(self, decision) -> Any:
         """A decision with one option is taken for the player, and said so when it matters."""
@@ -79,7 +92,7 @@ class Terminal:
 
         option = decision.options[0]
         if decision.kind in STATE_KINDS:
-            self.show_state(decision)
+            self.show_state(decision)   # a round decided for the player is still shown
             label = option_label(option, decision.kind, self.game.view(self.seat),
                                  self.game.rules.cards, self.lang)
             self.console.print(t(self.lang, "screen.auto", option=label), style="dim",
@@ -199,8 +212,8 @@ def register(app: typer.Typer) -> None:
         console.print(f"[bold]{t(lang, 'screen.title')}[/]  seed={game.record.seed}  "
                       f"{rules.edition}/{rules.mode}")
         if watch is not None:
-            from fuyuki.cli.sbb_screen import opening
-            console.print(opening(lang))
+            from fuyuki.cli.opening import opening
+            console.print(opening("sbb", lang))
         try:
             run_game(game, seats, console, lang, watch)
         except KeyboardInterrupt:

@@ -1,6 +1,6 @@
 """The terminal screen of Servant Big Battle, drawn from a view: a compact state that fits
-80×24 with the last round's outcome and the options below it, the help of a decision, the
-opening summary and the end (why it ended, a ranking). Text wraps; nothing is cut."""
+80×24 with the last round's outcome and the options below it, the help of a decision and the
+end (why it ended, a ranking). Text wraps; nothing is cut."""
 
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ from rich.text import Text
 
 from fuyuki.core.events import Event
 from fuyuki.sbb.cards import CardSet, parse_action
-from fuyuki.sbb.text import card_name, gems_text, option_name, render, seat_name, sep, stat, t
+from fuyuki.sbb.text import (card_name, colon, gems_text, option_name, render, seat_name, sep,
+                             stat, t)
 
 COLOUR_STYLE = {"red": "bold red", "blue": "bold blue", "green": "bold green",
                 "yellow": "bold yellow", "purple": "bold magenta"}
@@ -48,7 +49,7 @@ def land_of(card: str, view: dict[str, Any], cards: CardSet, lang: str) -> str:
     """"→ 穂群原学園 ◆2": where an action card goes, and the gems waiting there."""
     a = parse_action(card)
     if a is None:
-        return f"({t(lang, 'screen.event_card')})" if card in cards.events else ""
+        return t(lang, "screen.event_card") if card in cards.events else ""
     for land in view["lands"]:
         if cards.lands[land["id"]].colour == a.colour:
             return t(lang, "help.to_land", land=card_name(land["id"], lang, cards),
@@ -69,7 +70,7 @@ def option_label(option: Any, kind: str, view: dict[str, Any], cards: CardSet, l
 
 def option_names(option: Any, cards: CardSet) -> list[str]:
     """Every name a player may type for ``option`` (besides its number), in either language."""
-    names = [str(option)]
+    names = [] if isinstance(option, int) else [str(option)]   # a number is a menu position
     for lang in ("ja", "en"):
         names.append(option_name(option, lang, cards))
     for table in (cards.masters, cards.servants, cards.lands, cards.events):
@@ -94,7 +95,7 @@ def players_table(view: dict[str, Any], cards: CardSet, lang: str) -> Table:
     me = view.get("seat")
     table = Table(show_header=False, box=None, padding=(0, 1), pad_edge=False)
     for _ in range(4):
-        table.add_column()
+        table.add_column(overflow="fold")   # a long cell wraps, never ends in "…"
     hidden = f"({t(lang, 'ui.hidden')})"
     for p in view["seats"]:
         name = seat_name(p["seat"], lang, me)
@@ -119,16 +120,16 @@ def players_table(view: dict[str, Any], cards: CardSet, lang: str) -> Table:
 def my_line(view: dict[str, Any], cards: CardSet, lang: str) -> Text:
     me, pub = view["me"], view["seats"][view["seat"]]
     out = Text(t(lang, "screen.you") + " ", style="bold")
-    parts = []
+    parts, space = [], "" if lang == "ja" else " "
     if me["master"]:
         state = t(lang, "ui.revealed") if pub["master_up"] else t(lang, "ui.hidden")
         dark = f" {t(lang, 'ui.dark')}" if me["dark"] else ""
         m = cards.masters[me["master"]]
-        parts.append(f"{m.name['ja']}{dark}[{state}] {stat(lang, 'ui.mana', me['mana'])}")
+        parts.append(f"{m.name['ja']}{dark}{space}[{state}] {stat(lang, 'ui.mana', me['mana'])}")
     if me["servant"]:
         state = t(lang, "ui.revealed") if pub["servant_up"] else t(lang, "ui.hidden")
         sv = cards.servants[me["servant"]]
-        parts.append(f"{sv.name['ja']}[{state}] {stat(lang, 'ui.power', sv.power)}")
+        parts.append(f"{sv.name['ja']}{space}[{state}] {stat(lang, 'ui.power', sv.power)}")
     out.append(" / ".join(parts) or t(lang, "ui.none"))
     out.append(f"\n{t(lang, 'screen.hand')} ", style="bold")
     out.append("  ".join(card_name(c, lang, cards) for c in me["hand"]) or t(lang, "ui.none"))
@@ -173,20 +174,12 @@ def help_screen(decision, view: dict[str, Any], cards: CardSet, lang: str) -> Gr
     parts.append(Text(t(lang, "help.field"), style="bold"))
     up = [(p["seat"], c) for p in view["seats"] for c in (p["master"], p["servant"]) if c]
     for seat, c in up:
-        parts.append(indented(f"{seat_name(seat, lang, view.get('seat'))} "
-                              f"{card_name(c, lang, cards)}: {card_text(c, cards, lang)}", indent=2))
+        parts.append(indented(f"{seat_name(seat, lang, view.get('seat'))} {card_name(c, lang, cards)}"
+                              f"{colon(lang)}{card_text(c, cards, lang)}", indent=2))
     if not up:
         parts.append(indented(t(lang, "help.none_up"), style="dim", indent=2))
     parts.append(Text(t(lang, "help.more"), style="dim"))
     return Group(*parts)
-
-
-def opening(lang: str) -> Group:
-    """The goal and the five-line summary shown when a game starts."""
-    lines = [Text(t(lang, "start.goal"), style="bold")]
-    lines += [Text(t(lang, f"start.line{i}")) for i in range(1, 6)]
-    lines.append(Text(t(lang, "screen.help_hint"), style="dim"))
-    return Group(*lines)
 
 
 # ---------------------------------------------------------------------------- the end
@@ -201,13 +194,13 @@ def end_screen(result: dict[str, Any], view: dict[str, Any], cards: CardSet, lan
     for col in (t(lang, "end.place"), t(lang, "end.player"), t(lang, "ui.gems"),
                 t(lang, "what.master"), t(lang, "what.servant")):
         table.add_column(col)
-    place = 1
+    place, hidden = 1, f"({t(lang, 'ui.hidden')})"
     for group in result.get("ranking") or [winners]:
         for seat in group:
             p = view["seats"][seat]
             table.add_row(str(place), seat_name(seat, lang, you), str(gems[seat]),
-                          card_name(p["master"], lang, cards) if p["master"] else "-",
-                          card_name(p["servant"], lang, cards) if p["servant"] else "-",
+                          card_name(p["master"], lang, cards) if p["master"] else hidden,
+                          card_name(p["servant"], lang, cards) if p["servant"] else hidden,
                           style="bold green" if seat in winners else "")
         place += len(group)
     key = "ui.draw_game" if result.get("draw") else "ui.winner"

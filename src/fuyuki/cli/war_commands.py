@@ -272,7 +272,7 @@ def new_cmd(
         rules = default_rules()
         notes: list[list[Any]] = []
         if resume is not None:
-            saved = war_save(resume)
+            saved = war_save(resume, lang)
             ro, roster_text, roster_name = saved["roster"], saved["roster_toml"], saved["roster_path"]
             humans_ids = list(saved["humans"])
             war_seed, max_turns = saved["seed"], saved["max_turns"]
@@ -324,6 +324,9 @@ def new_cmd(
                 log.write_text("\n".join(lines) + "\n", "utf-8")
                 pub.__init__(lang, brief=brief, dice=True)
 
+        if humans and not quiet:
+            from fuyuki.cli.opening import opening
+            Console(highlight=False).print(opening("war", lang))
         shown = 0
         if quiet:
             shown = len(war.events)
