@@ -34,7 +34,7 @@ import hmac
 import os
 import re
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 MAX_FACES = 10**6
 _SPACE = 2**256
@@ -187,7 +187,7 @@ class FixedDice:
 class Problem:
     code: str              # bad_commit, no_commit, no_reveal, mismatch, dup, bad_line
     line: int
-    params: dict
+    params: dict[str, Any]
 
 
 @dataclass
@@ -207,7 +207,7 @@ _SHOWN = re.compile(r"\(1D(\d+)[^)]*\)\s*(?:＞|>)\s*(-?\d+)")
 def verify_lines(lines: list[str]) -> Verification:
     """Check every #DICE line of a published log (see above)."""
     out = Verification()
-    scopes: dict[str, dict] = {}
+    scopes: dict[str, dict[str, Any]] = {}
     open_scope: str | None = None
     for n, raw in enumerate(lines, 1):
         line = raw.strip()
@@ -241,10 +241,10 @@ def verify_lines(lines: list[str]) -> Verification:
                             "label": label, "value": value, "shown": int(m.group(2))}))
             elif kind == "REVEAL":
                 scope, secret_hex = parts[2], parts[3]
-                sc = scopes.get(scope)
-                if sc is None:
+                if scope not in scopes:
                     out.problems.append(Problem("bad_line", n, {}))
                     continue
+                sc = scopes[scope]
                 secret = bytes.fromhex(secret_hex)
                 sc["revealed"] = True
                 if commitment(secret) != sc["sha"]:
