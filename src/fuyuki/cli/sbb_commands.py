@@ -59,8 +59,8 @@ class Terminal:
                 self.console.print("\n(EOF)")
                 raise typer.Exit(1)
             try:
-                if raw.isdigit() and 1 <= int(raw) <= len(decision.options) and not (
-                        decision.kind in ("swap", "tsubame")):
+                if raw.isdigit() and 1 <= int(raw) <= len(decision.options) and (
+                        decision.kind not in ("swap", "tsubame")):
                     return decision.options[int(raw) - 1]
                 names = {option_name(o, self.lang, cards): o for o in decision.options}
                 if raw in names:

@@ -88,8 +88,9 @@ def _mark(name: dict[str, str]) -> str:
 
 
 def _foot(cid: str, rules: Rules) -> str:
+    mode = "" if rules.mode in (None, "standard") else " · " + escape(str(rules.mode))
     return (f'<div class="foot"><span>{escape(cid)}</span>'
-            f'<span>{escape(rules.edition)}{"" if rules.mode in (None, "standard") else " · " + escape(str(rules.mode))}</span></div>')
+            f'<span>{escape(rules.edition)}{mode}</span></div>')
 
 
 def _stat(value: int, label: str) -> str:
