@@ -200,7 +200,8 @@ def load_pack(directory: str | Path | None = None) -> Pack:
             if aid not in abilities:
                 raise c.fail(f"abilities[{i}]", f"unknown ability {aid!r}")
         chars[cid] = CharDef(
-            cid, c.str("name"), c.str("short", c.str("name")), role, c.int("hp", lo=1, hi=999), c.int("at", lo=0, hi=99),
+            cid, c.str("name"), c.str("short", c.str("name")), role, c.int("hp", lo=1, hi=999),
+            c.int("at", lo=0, hi=99),
             c.int("df", lo=0, hi=99),
             c.int("ch", lo=0, hi=10) if role == "master" else c.int("ch", 0, lo=0, hi=0),
             c.int("hand_limit", lo=0, hi=30) if role == "master" else 0,

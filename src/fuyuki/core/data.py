@@ -64,8 +64,8 @@ class Table:
         return value
 
     def int(self, name: str, default: Any = _MISSING, lo: int | None = None,
-            hi: int | None = None) -> int:
-        value = self.get(name, int, default)
+            hi: int | None = None) -> builtins.int:
+        value: builtins.int = self.get(name, int, default)
         if value is not default or default is _MISSING:
             if lo is not None and value < lo:
                 raise self.fail(name, f"must be at least {lo}, not {value}", "low", lo=lo,
@@ -75,8 +75,9 @@ class Table:
                                 got=short_repr(value))
         return value
 
-    def str(self, name: str, default: Any = _MISSING, choices: Iterable[str] | None = None) -> str:
-        value = self.get(name, str, default)
+    def str(self, name: str, default: Any = _MISSING,
+            choices: Iterable[builtins.str] | None = None) -> builtins.str:
+        value: builtins.str = self.get(name, str, default)
         if choices is not None and value is not default:
             allowed = list(choices)
             if value not in allowed:
@@ -84,16 +85,18 @@ class Table:
                                 allowed=", ".join(allowed), got=short_repr(value))
         return value
 
-    def bool(self, name: str, default: Any = _MISSING) -> bool:
-        return self.get(name, bool, default)
+    def bool(self, name: builtins.str, default: Any = _MISSING) -> builtins.bool:
+        value: builtins.bool = self.get(name, bool, default)
+        return value
 
-    def list(self, name: str, default: Any = _MISSING) -> list[Any]:
-        return self.get(name, list, default)
+    def list(self, name: builtins.str, default: Any = _MISSING) -> builtins.list[Any]:
+        value: builtins.list[Any] = self.get(name, list, default)
+        return value
 
-    def list_of(self, name: str, kind: type, default: Any = _MISSING, lo: int | None = None,
-                hi: int | None = None) -> list[Any]:
+    def list_of(self, name: builtins.str, kind: type, default: Any = _MISSING, lo: int | None = None,
+                hi: int | None = None) -> builtins.list[Any]:
         """A list whose every item is a ``kind`` (ints within ``lo``..``hi``)."""
-        items = self.get(name, list, default)
+        items: builtins.list[Any] = self.get(name, list, default)
         for i, item in enumerate(items):
             if (isinstance(item, bool) and kind is not bool) or not isinstance(item, kind):
                 raise self.fail(f"{name}[{i}]", f"must be {_names((kind,))}, not {item!r}", "type",
@@ -107,24 +110,26 @@ class Table:
                                 got=short_repr(item))
         return items
 
-    def table(self, name: str, default: Any = _MISSING) -> "Table":
+    def table(self, name: builtins.str, default: Any = _MISSING) -> "Table":
         if name not in self.data and default is not _MISSING:
             return Table(default, self.file, self.where(name), self.error)
         return Table(self.get(name, dict), self.file, self.where(name), self.error)
 
-    def tables(self, name: str) -> builtins.list[Table]:
+    def tables(self, name: builtins.str) -> builtins.list[Table]:
         items = self.get(name, list)
         return [Table(item, self.file, f"{self.where(name)}[{i}]", self.error)
                 for i, item in enumerate(items)]
 
-    def text(self, name: str, default: Any = _MISSING) -> dict[str, str]:
+    def text(self, name: builtins.str,
+             default: Any = _MISSING) -> dict[builtins.str, builtins.str]:
         """A user-facing text: a table with ``ja`` and ``en`` strings."""
         if name not in self.data and default is not _MISSING:
-            return default
+            texts: dict[builtins.str, builtins.str] = default
+            return texts
         t = self.table(name)
         return {"ja": t.str("ja"), "en": t.str("en")}
 
-    def check_keys(self, allowed: Iterable[str]) -> None:
+    def check_keys(self, allowed: Iterable[builtins.str]) -> None:
         allowed = set(allowed)
         for k in self.data:
             if k not in allowed:

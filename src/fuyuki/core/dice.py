@@ -42,7 +42,7 @@ import hmac
 import os
 import re
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 MAX_FACES = 10**6
 _SPACE = 2**256
@@ -214,7 +214,7 @@ class FixedDice:
 class Problem:
     code: str              # see the rpg catalog's [verify] table
     line: int
-    params: dict
+    params: dict[str, Any]
 
 
 @dataclass

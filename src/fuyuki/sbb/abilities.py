@@ -364,7 +364,7 @@ ABILITIES: dict[str, type[Ability]] = {cls.kind: cls for cls in (
     Snake, Dojo, InfiniteBlades)}
 
 
-def _reduce(ab: Ability) -> tuple:
+def _reduce(ab: Ability) -> tuple[Any, ...]:
     return type(ab), (ab.values,)
 
 

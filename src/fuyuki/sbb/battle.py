@@ -12,7 +12,9 @@ from typing import Any, Sequence
 
 from fuyuki.core.protocol import Decision
 from fuyuki.sbb.cards import Action, parse_action
+from fuyuki.sbb.abilities import Loss
 from fuyuki.sbb.game import Answers, Game, step
+from fuyuki.sbb.state import Op
 
 
 @step
@@ -138,7 +140,8 @@ def step_battle_fight(g: Game, li: int, parts: Sequence[int], offers: Answers) -
         _compare_sorties(g, li, parts, totals)
 
 
-def _compare_nps(g: Game, li: int, parts, nps, totals) -> None:
+def _compare_nps(g: Game, li: int, parts: Sequence[int], nps: list[int],
+                 totals: dict[int, int]) -> None:
     """Case 2 among the 宝具 players (フラガラック wins whatever the totals)."""
     fr = [p for p in nps if g.ab(p).wins_np_compare]
     if fr:
@@ -155,7 +158,7 @@ def _compare_nps(g: Game, li: int, parts, nps, totals) -> None:
         _resolve_winners(g, li, parts, winners, single=False)
 
 
-def _compare_sorties(g: Game, li: int, parts, totals) -> None:
+def _compare_sorties(g: Game, li: int, parts: Sequence[int], totals: dict[int, int]) -> None:
     """Case 3: highest 出撃 total takes the gems; a tie splits (or tie dice)."""
     s = g.s
     best = max(totals.values())
@@ -184,7 +187,7 @@ def _compare_sorties(g: Game, li: int, parts, totals) -> None:
     g.emit("case3_split", seats=tied, land=land, each=share, left=s.gems_on[li])
 
 
-def _coins(g: Game, parts, winner: int) -> None:
+def _coins(g: Game, parts: Sequence[int], winner: int) -> None:
     """聖杯大戦争: a battle with exactly one winner moves a coin from every other participant."""
     if not g.rules.coins:
         return
@@ -196,7 +199,8 @@ def _coins(g: Game, parts, winner: int) -> None:
             g.emit("coin", seat=p, to_seat=winner)
 
 
-def _tsubame(g: Game, li: int, parts, w: int, total: int, sorties) -> None:
+def _tsubame(g: Game, li: int, parts: Sequence[int], w: int, total: int,
+             sorties: list[int]) -> None:
     """つばめ返し: アサシン's 宝具 card against only 出撃 wins; with a total at least an
     opponent's card value it destroys one such opponent's servant, its player choosing.
     The candidates it can destroy come first, from the parent to the left: the first is the
@@ -215,19 +219,20 @@ def _tsubame(g: Game, li: int, parts, w: int, total: int, sorties) -> None:
 
 
 @step
-def step_tsubame_cut(g: Game, li: int, w: int, parts: tuple, answers: Answers) -> None:
+def step_tsubame_cut(g: Game, li: int, w: int, parts: tuple[int, ...],
+                     answers: Answers) -> None:
     target = answers[w]
     g.then(("losses", ((target, "servant", "destroy", w),), "tsubame"), ("win_gems", li, w, parts))
 
 
 @step
-def step_win_gems(g: Game, li: int, w: int, parts: tuple) -> None:
+def step_win_gems(g: Game, li: int, w: int, parts: tuple[int, ...]) -> None:
     take_gems(g, li, w)
     _coins(g, parts, w)
 
 
 # ---------------------------------------------------------------------- 宝具 effects
-def effect_losses(g: Game, w: int, parts) -> tuple[tuple, int]:
+def effect_losses(g: Game, w: int, parts: Sequence[int]) -> tuple[tuple[Loss, ...], int]:
     """The losses the 宝具 of ``w`` would cause against the other participants, and the pool
     gems it would take, decided against the battle as it stands."""
     s = g.s
@@ -258,7 +263,8 @@ def effect_losses(g: Game, w: int, parts) -> tuple[tuple, int]:
     return tuple(losses), eff.pool_gems
 
 
-def _resolve_winners(g: Game, li: int, parts, winners, single: bool) -> None:
+def _resolve_winners(g: Game, li: int, parts: Sequence[int], winners: list[int],
+                     single: bool) -> None:
     items = []
     for w in winners:
         losses, pool_gems = effect_losses(g, w, parts)
@@ -269,7 +275,8 @@ def _resolve_winners(g: Game, li: int, parts, winners, single: bool) -> None:
 
 
 @step
-def step_effects(g: Game, items: tuple, idx: int, kept: tuple, after) -> None:
+def step_effects(g: Game, items: tuple[Any, ...], idx: int, kept: tuple[Any, ...],
+                 after: Op | None) -> None:
     """Offer 強運 against each effect in turn, then apply what was not negated together."""
     if idx == len(items):
         losses = tuple(loss for _, ls, _ in kept for loss in ls)
@@ -293,7 +300,7 @@ def step_effects(g: Game, items: tuple, idx: int, kept: tuple, after) -> None:
         g.then(("effects", items, idx + 1, kept + (items[idx],), after))
 
 
-def offer_luck(g: Game, cont: tuple, source: int, targets: tuple) -> None:
+def offer_luck(g: Game, cont: Op, source: int, targets: tuple[int, ...]) -> None:
     """強運 is offered to every player at once, so nobody learns who holds it."""
     s = g.s
     asks = {}
@@ -319,7 +326,8 @@ def luck_used(g: Game, answers: Answers) -> int | None:
 
 
 @step
-def step_effects_luck(g: Game, items, idx, kept, after, answers: Answers) -> None:
+def step_effects_luck(g: Game, items: tuple[Any, ...], idx: int, kept: tuple[Any, ...],
+                      after: Op | None, answers: Answers) -> None:
     if luck_used(g, answers) is None:
         kept = kept + (items[idx],)
     g.then(("effects", items, idx + 1, kept, after))

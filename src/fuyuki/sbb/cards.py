@@ -96,7 +96,7 @@ class Action:
     value: int
 
 
-def _reduce_frozen(card: Any) -> tuple:
+def _reduce_frozen(card: Any) -> tuple[Any, ...]:
     return type(card), tuple(getattr(card, f.name) for f in fields(card))
 
 

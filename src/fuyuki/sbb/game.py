@@ -24,8 +24,9 @@ from fuyuki.core.protocol import Decision, check_choice
 from fuyuki.core.record import Record
 from fuyuki.core.rng import shuffle, stream
 from fuyuki.sbb.abilities import Ability
+from fuyuki.sbb.cards import Master, Servant
 from fuyuki.sbb.rules import Rules
-from fuyuki.sbb.state import State
+from fuyuki.sbb.state import Op, State
 
 Step = Callable[..., None]
 #: what a step asked, answered: the choice of each asked seat
@@ -140,11 +141,11 @@ class Game:
         if not self.quiet:
             self.s.events.append(Event(_kind, data, to))
 
-    def then(self, *steps: tuple) -> None:
+    def then(self, *steps: Op) -> None:
         """Run ``steps`` next, in the given order, before anything already scheduled."""
         self.s.stack.extend(reversed(steps))
 
-    def ask(self, decisions: dict[int, Decision], cont: tuple) -> None:
+    def ask(self, decisions: dict[int, Decision], cont: Op) -> None:
         """Ask every seat in ``decisions``; when all have answered, run ``cont + (answers,)``."""
         s = self.s
         s.asking, s.answers, s.cont = decisions, {}, cont
@@ -175,10 +176,10 @@ class Game:
             self.flip(seat, "master")
 
     # ------------------------------------------------------------------ card facts
-    def master_card(self, seat: int):
+    def master_card(self, seat: int) -> Master:
         return self.rules.cards.masters[self.s.master[seat]]
 
-    def servant_card(self, seat: int):
+    def servant_card(self, seat: int) -> Servant:
         return self.rules.cards.servants[self.s.servant[seat]]
 
     def ab(self, seat: int) -> Ability:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from fuyuki.core.data import Table, read_toml
+from fuyuki.core.protocol import Decision
 from fuyuki.core.errors import DataError, ScenarioError
 from fuyuki.core.record import Record
 from fuyuki.core.rng import stream
@@ -72,7 +73,7 @@ class Verdict:
 
 def load_scenario(path: str | Path, cards: str | Path | None = None, edition: str | None = None,
                   mode: str | None = None, options: tuple[str, ...] | None = None
-                  ) -> tuple[Game, list[dict]]:
+                  ) -> tuple[Game, list[dict[str, Any]]]:
     """Build the game a scenario describes, waiting for the bids to be revealed. ``edition``,
     ``mode`` and ``options`` (from the command line) override the scenario's own."""
     p = str(path)
@@ -128,7 +129,7 @@ def load_scenario(path: str | Path, cards: str | Path | None = None, edition: st
     deck = cs.action_deck(lands, rules.events)
     events = [e for e in rules.events if e in cs.events]
     state.luck_cards = cs.luck_cards(deck)
-    choices: list[dict] = []
+    choices: list[dict[str, Any]] = []
     bids: dict[int, str] = {}
     masters, servants = list(rules.masters), list(rules.servants)
     for i, st in enumerate(seats):
@@ -177,7 +178,7 @@ def load_scenario(path: str | Path, cards: str | Path | None = None, edition: st
             state.hand[i].append(bid)  # the reveal takes it from the hand
         ch = st.table("choices", {})
         ch.check_keys(CHOICE_KEYS)
-        c = {
+        c: dict[str, Any] = {
             "substitute": ch.bool("substitute", False),
             "jewel": ch.str("jewel", ""),
             "luck": ch.bool("luck", False),
@@ -215,7 +216,7 @@ def load_scenario(path: str | Path, cards: str | Path | None = None, edition: st
     return game, choices
 
 
-def answer(decision, seat: int, choice: dict, path: str = "<scenario>") -> Any:
+def answer(decision: Decision, seat: int, choice: dict[str, Any], path: str = "<scenario>") -> Any:
     """The scenario's answer to an optional decision (absent: decline; つばめ返し with no
     target given: the first candidate [R-33]). A scripted answer that is not one of the
     decision's options is a ScenarioError naming it."""

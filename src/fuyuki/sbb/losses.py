@@ -9,6 +9,7 @@ then replacement cards are drawn.
 
 from __future__ import annotations
 
+from fuyuki.sbb.abilities import Loss
 from fuyuki.sbb.battle import god_hand, luck_used, offer_luck, played_np
 from fuyuki.sbb.game import Answers, Game, step
 
@@ -16,7 +17,7 @@ DESTROYS = ("destroy", "sure", "retaliate")
 
 
 @step
-def step_losses(g: Game, losses: tuple, cause: str) -> None:
+def step_losses(g: Game, losses: tuple[Loss, ...], cause: str) -> None:
     s = g.s
     kept = []
     seen = set()
@@ -46,9 +47,10 @@ def step_losses(g: Game, losses: tuple, cause: str) -> None:
 
 
 @step
-def step_losses_apply(g: Game, losses: tuple, cause: str, answers: Answers) -> None:
+def step_losses_apply(g: Game, losses: tuple[Loss, ...], cause: str,
+                      answers: Answers) -> None:
     s, r = g.s, g.rules
-    final: list[tuple] = []
+    final: list[Loss] = []
     replaced: set[int] = set()
     for loss in losses:
         victim = loss[0]
@@ -62,8 +64,8 @@ def step_losses_apply(g: Game, losses: tuple, cause: str, answers: Answers) -> N
         final.append(loss)
     order = {seat: i for i, seat in enumerate(s.order())}
     final.sort(key=lambda x: (order[x[0]], x[1] != "servant"))
-    servant_lost: dict[int, tuple] = {}
-    master_lost: dict[int, tuple] = {}
+    servant_lost: dict[int, Loss] = {}
+    master_lost: dict[int, Loss] = {}
     for loss in final:
         (servant_lost if loss[1] == "servant" else master_lost).setdefault(loss[0], loss)
     for victim, (_, what, how, src) in list(servant_lost.items()) + list(master_lost.items()):
@@ -89,7 +91,7 @@ def step_losses_apply(g: Game, losses: tuple, cause: str, answers: Answers) -> N
     # reactions
     retaliations = []
     fetched: dict[int, str | None] = {}
-    for victim, (_, _, how, src) in servant_lost.items():
+    for victim, (_, _, how, _src) in servant_lost.items():
         m = masters[victim]
         m.hooks.after_servant_lost(g, victim, m, how, fetched)
         sv = servants[victim]
@@ -102,7 +104,7 @@ def step_losses_apply(g: Game, losses: tuple, cause: str, answers: Answers) -> N
                         and src_ != victim and src_ not in servant_lost \
                         and (victim, src_) not in retaliations:
                     retaliations.append((victim, src_))
-    for victim, (_, _, how, src) in master_lost.items():
+    for victim, (_, _, how, _src) in master_lost.items():
         m = masters[victim]
         m.hooks.after_master_lost(g, victim, m, how, fetched)
     # replacements
@@ -177,6 +179,6 @@ def step_retaliate(g: Game, avenger_seat: int, target: int) -> None:
 
 
 @step
-def step_retaliate_luck(g: Game, loss: tuple, answers: Answers) -> None:
+def step_retaliate_luck(g: Game, loss: tuple[Loss, ...], answers: Answers) -> None:
     if luck_used(g, answers) is None:
         g.then(("losses", loss, "retaliate"))

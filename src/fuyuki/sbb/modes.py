@@ -10,7 +10,7 @@ reads the values and never tests a mode's or a card's name. A mode combines with
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from fuyuki.core.data import Table, package_file, read_toml
 from fuyuki.core.errors import DataError
@@ -29,7 +29,7 @@ MODE_KEYS = (
     "coins", "unlimited_gems", "rules",
 )
 # edition values a mode may replace, with how each is read
-RULES_KEYS = {
+RULES_KEYS: dict[str, Callable[[Table, str], Any]] = {
     "players": lambda t, k: tuple(_ints(t, k, lo=1)),
     "deck_out": lambda t, k: t.str(k, choices=("reshuffle", "end")),
     "end_timing": lambda t, k: t.str(k, choices=("round", "immediate")),

@@ -10,6 +10,7 @@ from __future__ import annotations
 import copyreg
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
+from typing import Any
 
 from fuyuki.core.data import Table, package_file, read_toml
 from fuyuki.core.errors import DataError
@@ -87,7 +88,7 @@ class Rules:
                         f"(allowed: {list(self.players)})")
 
 
-def _reduce_rules(rules: Rules) -> tuple:
+def _reduce_rules(rules: Rules) -> tuple[Any, ...]:
     return Rules, tuple(getattr(rules, f.name) for f in fields(rules))
 
 
@@ -109,7 +110,7 @@ def editions() -> list[str]:
     return sorted(p.stem for p in folder.glob("*.toml"))
 
 
-def _edition_values(name: str) -> dict:
+def _edition_values(name: str) -> dict[str, Any]:
     """An edition's values: a built-in edition by name, or a user's edition file (a name
     ending in .toml, the same schema as ``data/editions/*.toml``)."""
     if name.endswith(".toml"):
@@ -154,7 +155,7 @@ def _edition_values(name: str) -> dict:
     return v
 
 
-def _apply_card_params(cs: CardSet, card_params: dict) -> CardSet:
+def _apply_card_params(cs: CardSet, card_params: dict[str, Any]) -> CardSet:
     """An edition's values for named cards' ability parameters (イリヤ's 7 gems in v1.x).
     A card or a parameter the card set does not have is left alone."""
     masters = dict(cs.masters)

@@ -50,11 +50,14 @@ from fuyuki.core.errors import FuyukiError
 from fuyuki.core.protocol import Decision
 from fuyuki.core.record import Record
 from fuyuki.sbb.battle import bidders
+from fuyuki.sbb.game import Game
 from fuyuki.sbb.rounds import AFTER_BATTLES, AFTER_EVENTS, event_done, event_steps
 from fuyuki.sbb.rules import Rules
 from fuyuki.sbb.setup import deal_steps, draft_order
-from fuyuki.sbb.state import State
+from fuyuki.sbb.state import Op, State
 
+#: a hidden seat to fill and the cards it may hold (None: any)
+Slot = tuple[int, "frozenset[str] | None"]
 SUPPORTED = ("draft_master", "draft_servant", "place_gem", "bid", "jewel", "swap")
 _TABLE_PHASES = ("reveal", "battle", "events")   # bids lie on the table, not yet discarded
 
@@ -93,13 +96,14 @@ class Sampler:
 
     def _read(self, view: dict[str, Any], events: Iterable[Any] | None) -> None:
         cs = self.rules.cards
-        self.n = n = view["players"]
-        self.me = me = view["seat"]
+        self.n: int = view["players"]
+        self.me: int = view["seat"]
+        n, me = self.n, self.me
         mine = view["me"]
         self.decision_json = mine.get("decision")
         self.phase = view["phase"]
         seats = view["seats"]
-        self.parent0 = (view["parent"] - max(view["round"] - 1, 0)) % n
+        self.parent0: int = (view["parent"] - max(view["round"] - 1, 0)) % n
 
         # ---- what happened to each seat's master and servant (with the event history)
         prov = self._provenance(events) if events is not None else None
@@ -121,7 +125,7 @@ class Sampler:
                     known_private.pop((d["seat"], d["what"]), None)
 
         # ---- masters and servants: slots to fill and decks
-        self.slots: dict[str, list[tuple[int, frozenset | None]]] = {}
+        self.slots: dict[str, list[Slot]] = {}
         self.pools: dict[str, list[str]] = {}
         self.fixed: dict[str, dict[int, str]] = {}
         for what in ("master", "servant"):
@@ -133,7 +137,7 @@ class Sampler:
                 self.phase == "draft_master" and what == "servant")
             fixed: dict[int, str] = {}
             known = Counter(view["discards"][what])
-            pack: tuple = ()
+            pack: tuple[str, ...] = ()
             if self.phase == "draft_" + what and self.decision_json:
                 pack = tuple(self.decision_json["options"])
                 known.update(pack)
@@ -228,7 +232,10 @@ class Sampler:
                 prov[a], prov[b] = prov.get(b, -1), prov.get(a, -1)
         return prov
 
-    def _draft_constraint(self, what, holders, prov, pool, view, everyone):
+    def _draft_constraint(self, what: str, holders: list[int],
+                          prov: dict[tuple[int, str], int] | None, pool: list[str],
+                          view: dict[str, Any], everyone: list[str]
+                          ) -> dict[int, frozenset[str]]:
         """Allowed cards per hidden seat from what we saw in the draft."""
         seen = set(view["me"]["seen"])
         names = set(everyone)
@@ -264,7 +271,8 @@ class Sampler:
 
     # ------------------------------------------------------------------ sampling
     @staticmethod
-    def _assign(rng: random.Random, slots, pool: list[str]):
+    def _assign(rng: random.Random, slots: list[Slot],
+                pool: list[str]) -> tuple[dict[int, str], list[str]]:
         """Give each slot a distinct card of ``pool`` within its allowed set; the rest of
         the pool is the deck (shuffled)."""
         for _ in range(50):
@@ -288,10 +296,8 @@ class Sampler:
         rng.shuffle(left)
         return {seat: left.pop() for seat, _ in slots}, left
 
-    def sample(self, rng: random.Random):
+    def sample(self, rng: random.Random) -> Game:
         """A new quiet :class:`~fuyuki.sbb.game.Game` consistent with the view."""
-        from fuyuki.sbb.game import Game
-
         v, n, me, cs = self.view, self.n, self.me, self.rules.cards
         s = State(n, random.Random(rng.getrandbits(64)))
         s.parent, s.round, s.pool, s.phase = v["parent"], v["round"], v["pool"], v["phase"]
@@ -350,19 +356,19 @@ class Sampler:
         self._stack_and_ask(g)
         return g
 
-    def _stack_and_ask(self, g) -> None:
+    def _stack_and_ask(self, g: Game) -> None:
         """Rebuild the rule stack and the open decisions at the seat's decision, from the
         engine's own step lists (fuyuki.sbb.setup.deal_steps, fuyuki.sbb.rounds)."""
         s = g.s
         d = self.decision_json
         kind, me, n = d["kind"], self.me, self.n
         decision = Decision(kind, tuple(d["options"]), dict(d.get("info") or {}))
-        todo: list[tuple] = []
+        todo: list[Op] = []
         asks = {me: decision}
         if kind in ("draft_master", "draft_servant"):
             what = kind.removeprefix("draft_")
             order = draft_order(what, tuple((self.parent0 + i) % n for i in range(n)))
-            cont = ("draft_picked", what, order, self._pick_index(what, me), decision.options)
+            cont: Op = ("draft_picked", what, order, self._pick_index(what, me), decision.options)
             steps = deal_steps(self.rules)
             todo = steps[steps.index(("draft_start", what)) + 1:]
         elif kind == "place_gem":
@@ -389,7 +395,7 @@ class Sampler:
         s.asking, s.answers, s.cont = asks, {}, cont
 
 
-def redeal_hidden(s, seat: int, rng: random.Random) -> None:
+def redeal_hidden(s: State, seat: int, rng: random.Random) -> None:
     """Redeal, in the state ``s`` (a clone the caller owns), every card ``seat`` cannot see:
     the other seats' hands with the action deck, and their face-down masters and servants
     with the master and servant decks. Sizes and face-up cards stay as they are.

@@ -7,6 +7,7 @@ from fuyuki.core.protocol import Decision
 from fuyuki.core.rng import shuffle
 from fuyuki.sbb.game import Answers, Game, step
 from fuyuki.sbb.rules import Rules
+from fuyuki.sbb.state import Op
 
 
 @step
@@ -36,7 +37,7 @@ def step_setup(g: Game) -> None:
     g.then(*deal_steps(r))
 
 
-def deal_steps(r: Rules) -> list[tuple]:
+def deal_steps(r: Rules) -> list[Op]:
     """The setup's steps after the decks are made, to the first round: the drafts (or the
     v1.x deal), the set-aside masters back, the opening hands. (fuyuki.sbb.sampling rebuilds
     a game in the middle of a draft from them.)"""
@@ -56,7 +57,7 @@ def step_return_set_aside(g: Game) -> None:
 
 
 @step
-def step_deal_random(g: Game, seats: tuple | None = None) -> None:
+def step_deal_random(g: Game, seats: tuple[int, ...] | None = None) -> None:
     """v1.x: one master and one servant to each seat (``seats``: from the parent to the left,
     default all)."""
     s = g.s
@@ -85,7 +86,7 @@ def draft_order(kind: str, seats: tuple[int, ...]) -> tuple[int, ...]:
 
 
 @step
-def step_draft_start(g: Game, kind: str, seats: tuple | None = None) -> None:
+def step_draft_start(g: Game, kind: str, seats: tuple[int, ...] | None = None) -> None:
     """A draft (§3) among ``seats`` (from the parent to the left; default all)."""
     s = g.s
     seats = s.order() if seats is None else seats
@@ -104,7 +105,8 @@ def step_draft_start(g: Game, kind: str, seats: tuple | None = None) -> None:
 
 
 @step
-def step_draft_pick(g: Game, kind: str, order: tuple, i: int, pack: tuple) -> None:
+def step_draft_pick(g: Game, kind: str, order: tuple[int, ...], i: int,
+                    pack: tuple[str, ...]) -> None:
     s = g.s
     seat = order[i]
     s.seen[seat].extend(c for c in pack if c not in s.seen[seat])
@@ -112,7 +114,7 @@ def step_draft_pick(g: Game, kind: str, order: tuple, i: int, pack: tuple) -> No
 
 
 @step
-def step_draft_picked(g: Game, kind: str, order: tuple, i: int, pack: tuple,
+def step_draft_picked(g: Game, kind: str, order: tuple[int, ...], i: int, pack: tuple[str, ...],
                       answers: Answers) -> None:
     s = g.s
     seat = order[i]

@@ -11,6 +11,9 @@ from fuyuki.core.events import Event
 from fuyuki.core.protocol import Decision
 from fuyuki.core.rng import copy_stream
 
+#: a rule step on the stack: its name, then its arguments (fuyuki.sbb.game)
+Op = tuple[Any, ...]
+
 _LISTS = ("gems_on", "gems", "coins", "master", "servant", "m_up", "s_up", "dark",
           "mdeck", "mdisc", "sdeck", "sdisc", "adeck", "adisc", "bids", "stack", "events",
           "lost_master", "lost_servant", "lands")
@@ -50,11 +53,11 @@ class State:
         self.bids: list[str | None] = [None] * n
         self.lost_master = [False] * n
         self.lost_servant = [False] * n
-        self.stack: list[tuple] = []
+        self.stack: list[Op] = []
         self.events: list[Event] = []
         self.asking: dict[int, Decision] = {}
         self.answers: dict[int, Any] = {}
-        self.cont: tuple = ()
+        self.cont: Op = ()
         self.grail = False
         self.over = False
         self.result: dict[str, Any] | None = None

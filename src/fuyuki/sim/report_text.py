@@ -136,7 +136,8 @@ def render_compare(cmp: dict[str, Any], console: Console, lang: str, limit: int 
     sm.add_row(t(lang, "compare.draw_rate"), pct(s["draw_rate"]["base"]), pct(s["draw_rate"]["other"]),
                f"{100 * s['draw_rate']['diff']:+.1f} pt", f"{s['draw_rate']['p']:.3f}")
     for key in ("rounds_mean", "battles_per_game"):
-        sm.add_row(t(lang, f"compare.{key}"), f"{s[key]['base']:.2f}", f"{s[key]['other']:.2f}", f"{s[key]['diff']:+.2f}", "")
+        sm.add_row(t(lang, f"compare.{key}"), f"{s[key]['base']:.2f}", f"{s[key]['other']:.2f}",
+                   f"{s[key]['diff']:+.2f}", "")
     console.print(sm)
     for section in ("masters", "servants", "pairs"):
         rows = [r for r in cmp[section] if r["diff"] is not None][:limit]
