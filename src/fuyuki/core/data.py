@@ -93,8 +93,9 @@ class Table:
         value: builtins.list[Any] = self.get(name, list, default)
         return value
 
-    def list_of(self, name: builtins.str, kind: type, default: Any = _MISSING, lo: int | None = None,
-                hi: int | None = None) -> builtins.list[Any]:
+    def list_of(self, name: builtins.str, kind: type, default: Any = _MISSING,
+                lo: builtins.int | None = None,
+                hi: builtins.int | None = None) -> builtins.list[Any]:
         """A list whose every item is a ``kind`` (ints within ``lo``..``hi``)."""
         items: builtins.list[Any] = self.get(name, list, default)
         for i, item in enumerate(items):
@@ -102,10 +103,11 @@ class Table:
                 raise self.fail(f"{name}[{i}]", f"must be {_names((kind,))}, not {item!r}", "type",
                                 want=_names((kind,)), want_ja=_names((kind,), "ja"),
                                 got=short_repr(item))
-            if lo is not None and item < lo:
+            number: Any = item
+            if lo is not None and number < lo:
                 raise self.fail(f"{name}[{i}]", f"must be at least {lo}, not {item}", "low", lo=lo,
                                 got=short_repr(item))
-            if hi is not None and item > hi:
+            if hi is not None and number > hi:
                 raise self.fail(f"{name}[{i}]", f"must be at most {hi}, not {item}", "high", hi=hi,
                                 got=short_repr(item))
         return items
