@@ -97,7 +97,7 @@ def drive(seats: dict[int, Client], clients: list[Client], rng: random.Random,
         any_state = clients[0].last
         if any_state["view"]["over"] or (until is not None and until(any_state)):
             return moves
-        for seat, c in sorted(seats.items()):
+        for _seat, c in sorted(seats.items()):
             d = c.decision
             if d:
                 c.send({"type": "move", "choice": rng.choice(d["options"]), "turn": c.last["turn"]})

@@ -149,7 +149,7 @@ def test_no_message_carries_another_seats_secret(app_factory, players, bots, see
                 for m in c.messages:
                     text = str(m)
                     assert str(record.seed) not in text and "seed" not in text
-                    for other, token in tokens.items():
+                    for token in tokens.values():
                         assert token not in text
                     assert "submissions" not in text and "token" not in text
                     if m["type"] != "state" or "view" not in m:

@@ -29,7 +29,7 @@ def simulate(games: int, players: int = 4, bots: str = "heuristic", seed: int = 
     draws = 0
     rounds = 0
     seat_wins = [0] * players
-    for i in range(games):
+    for _ in range(games):
         chosen = r.sample(pool, players)
         gseed = r.randrange(2**31)
         g = play_out(new_game(players=players, seed=gseed, camps=chosen),

@@ -7,14 +7,15 @@ from typing import Any, Optional
 
 import typer
 from rich.console import Console, Group
-from rich.markup import escape
 from rich.padding import Padding
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from fuyuki.core.errors import FuyukiError
+from fuyuki.cli.files import board_save, fail
+from fuyuki.core.errors import DataError, FuyukiError
 from fuyuki.core.i18n import pick
+from fuyuki.core.load import check_output, unfinished_line
 from fuyuki.core.protocol import Decision
 
 COLORS = ["red", "cyan", "magenta", "yellow", "green", "blue"]
@@ -25,11 +26,6 @@ board_app = typer.Typer(help="Grail War Board (聖杯戦争BBS): play, replay, s
 
 def register(app: typer.Typer) -> None:
     app.add_typer(board_app, name="board")
-
-
-def _fail(console: Console, exc: Exception) -> None:
-    console.print(f"[bold red]error:[/] {escape(str(exc))}")
-    raise typer.Exit(2)
 
 
 def _check_lang(lang: str) -> str:
@@ -252,7 +248,9 @@ def _outcome(console: Console, game, lang: str) -> None:
     texts = Texts(game.pack, view, lang)
     console.print(screen(view, texts, with_hand=False))
     r = game.result
-    if r["winner"] is None:
+    if r is None:
+        console.print(unfinished_line(lang), style="yellow", markup=False)
+    elif r["winner"] is None:
         console.print(Text(texts.t("ui.draw", reason=texts.t(f"reason.{r['reason']}"),
                                    rounds=r["rounds"]), style="bold"))
     else:
@@ -284,10 +282,12 @@ def play(
     console = Console()
     _check_lang(lang)
     if bots not in ("random", "heuristic"):
-        _fail(console, FuyukiError("--bots must be random or heuristic"))
+        fail(DataError("--bots", "bots", "must be random or heuristic"), lang)
     if seed is None:
         seed = secrets.randbelow(10**9)
     try:
+        if save:
+            check_output(save, "--save")
         game = new_game(players=players, seed=seed,
                         camps=[c.strip() for c in camps.split(",")] if camps else None,
                         pack=str(pack) if pack else None)
@@ -320,7 +320,7 @@ def play(
             game.record.save(save)
             console.print(Texts(game.pack, game.view(None), lang).t("ui.saved", path=str(save)))
     except FuyukiError as exc:
-        _fail(console, exc)
+        fail(exc, lang)
     except KeyboardInterrupt:
         interrupted(console, lang)
 
@@ -332,18 +332,17 @@ def replay_cmd(
     seat: Optional[int] = typer.Option(None, help="see the game as this seat (default: spectator)"),
 ) -> None:
     """Replay a saved game and print it (public events, or one seat's)."""
-    from fuyuki.board import replay
-    from fuyuki.cli.records import load_record
-
     console = Console()
     _check_lang(lang)
     try:
-        game = replay(load_record(record, "board", lang))
-        printer = Printer(console, game, seat, lang, show_map_each_turn=False)
-        printer.flush()
-        _outcome(console, game, lang)
+        game = board_save(record, lang)
+        if seat is not None and not 0 <= seat < game.n:
+            raise DataError("--seat", "seat", f"must be 0 to {game.n - 1}")
     except FuyukiError as exc:
-        _fail(console, exc)
+        fail(exc, lang)
+    printer = Printer(console, game, seat, lang, show_map_each_turn=False)
+    printer.flush()
+    _outcome(console, game, lang)
 
 
 @board_app.command("simulate")
@@ -362,15 +361,18 @@ def simulate_cmd(
 
     console = Console()
     _check_lang(lang)
-    if bots not in ("random", "heuristic"):
-        _fail(console, FuyukiError("--bots must be random or heuristic"))
-    if games < 1:
-        _fail(console, FuyukiError("--games must be at least 1"))
     try:
+        if bots not in ("random", "heuristic"):
+            raise DataError("--bots", "bots", "must be random or heuristic")
+        if games < 1:
+            raise DataError("--games", "games", "must be at least 1")
+        camps = len(default_pack().camps)
+        if not 2 <= players <= camps:
+            raise DataError("--players", "players", f"must be 2 to {camps} (the pack has "
+                            f"{camps} camps)")
         res = simulate(games, players=players, bots=bots, seed=seed)
     except FuyukiError as exc:
-        _fail(console, exc)
-        return
+        fail(exc, lang)
     register()
     pack = default_pack()
 

@@ -9,21 +9,11 @@ from typing import Any, Optional
 import typer
 from rich.console import Console
 
-from fuyuki.core.errors import FuyukiError, IllegalAction
-from fuyuki.core.record import Record
+from fuyuki.cli.files import fail, sbb_rules, sbb_save, scenario
+from fuyuki.core.errors import DataError, FuyukiError
+from fuyuki.core.load import check_output, unfinished_line
 
 LANG_HELP = "ja (default) or en"
-
-
-def _rules(edition: str, mode: Optional[str], options: list[str], cards: Optional[Path]):
-    from fuyuki.sbb.rules import Rules
-
-    return Rules.preset(edition, mode, tuple(options or ()), str(cards) if cards else None)
-
-
-def _fail(console: Console, exc: Exception) -> None:
-    console.print(f"[bold red]error:[/] {exc}")
-    raise typer.Exit(2)
 
 
 def _check_lang(lang: str) -> str:
@@ -189,6 +179,9 @@ def register(app: typer.Typer) -> None:
         cards: Optional[Path] = typer.Option(None, help="your own card file (TOML)"),
         tutorial: bool = typer.Option(False, "--tutorial",
                                       help="explain each new decision and battle case once"),
+        bot_iterations: Optional[int] = typer.Option(
+            None, "--bot-iterations", help="--bots hard: search this many iterations per "
+            "decision, so that the same --seed plays the same game (default: about 1 s each)"),
     ) -> None:
         """Play Servant Big Battle in the terminal: you against bots."""
         from fuyuki.sbb import new_game
@@ -199,19 +192,21 @@ def register(app: typer.Typer) -> None:
         console = Console(highlight=False)
         _check_lang(lang)
         try:
-            rules = _rules(edition, mode, option, cards)
+            if save:
+                check_output(save, "--save")
+            rules = sbb_rules(edition, mode, tuple(option), cards)
             rules.check_players(players)
             game = new_game(players, seed, rules)
-            seats: list = [make_bot(bots, game.record.seed * 10 + i, rules)
+            seats: list = [make_bot(bots, game.record.seed * 10 + i, rules, bot_iterations)
                            for i in range(players)]
         except FuyukiError as exc:
-            _fail(console, exc)
+            fail(exc, lang)
         if cards:
             game.record.config["cards"] = str(cards)
         watch: int | None = None
         if not bots_only:
             if not 0 <= seat < players:
-                _fail(console, FuyukiError(f"--seat must be between 0 and {players - 1}"))
+                fail(DataError("--seat", "seat", f"must be between 0 and {players - 1}"), lang)
             seats[seat] = Terminal(console, game, seat, lang, tutorial)
             watch = seat
         console.print(f"[bold]{t(lang, 'screen.title')}[/]  seed={game.record.seed}  "
@@ -238,23 +233,22 @@ def register(app: typer.Typer) -> None:
         """Replay a saved game and print it."""
         console = Console(highlight=False)
         _check_lang(lang)
-        from fuyuki.cli.records import load_record
 
         try:
-            game = replay_record(load_record(file, "sbb", lang))
+            game = sbb_save(file, lang)
         except FuyukiError as exc:
-            _fail(console, exc)
-        from fuyuki.sbb.text import render, t
+            fail(exc, lang)
+        from fuyuki.sbb.text import render
 
         for e in game.visible_events(seat):
             console.print(render(e, lang, you=seat, cards=game.rules.cards), markup=False)
         if not game.over:
-            console.print(t(lang, "screen.unfinished"), style="yellow")
+            console.print(unfinished_line(lang), style="yellow", markup=False)
         show_end(console, game, lang, seat)
 
     @app.command()
     def judge(
-        scenario: Path = typer.Argument(..., help="a scenario TOML file"),
+        file: Path = typer.Argument(..., metavar="SCENARIO", help="a scenario TOML file"),
         as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
         lang: str = typer.Option("ja", help=LANG_HELP),
         cards: Optional[Path] = typer.Option(None, help="your own card file (TOML)"),
@@ -263,35 +257,33 @@ def register(app: typer.Typer) -> None:
         option: list[str] = typer.Option([], "--option", help="override the scenario's options"),
     ) -> None:
         """Resolve one round of a scenario and explain every step."""
-        from fuyuki.sbb.judge import judge as run_judge
-
         console = Console(highlight=False)
         _check_lang(lang)
         try:
-            verdict = run_judge(scenario, lang, str(cards) if cards else None, edition, mode,
-                                tuple(option) or None)
+            verdict = scenario(file, lang, str(cards) if cards else None, edition, mode,
+                               tuple(option) or None)
         except FuyukiError as exc:
-            _fail(console, exc)
+            fail(exc, lang)
         if as_json:
             print(json.dumps(verdict.result, ensure_ascii=False, indent=1))
             return
         for line in verdict.log:
-            console.print(line)
-        console.print(verdict_summary(verdict.result, lang))
+            console.print(line, markup=False)
+        console.print(verdict_summary(verdict.result, lang, verdict.game.rules.cards), markup=False)
 
 
-def verdict_summary(result: dict, lang: str) -> str:
+def verdict_summary(result: dict, lang: str, cards=None) -> str:
     from fuyuki.sbb.text import card_name, colon, seat_name, sep, t
 
     c = colon(lang)
     lines = ["", t(lang, "ui.status") + c.rstrip()]
-    lands = "  ".join(f"{card_name(k, lang)}◆{v}" for k, v in result["lands"].items())
+    lands = "  ".join(f"{card_name(k, lang, cards)}◆{v}" for k, v in result["lands"].items())
     lines.append(f"  {t(lang, 'ui.lands')}{c}{lands}  {t(lang, 'ui.pool')}{c}{result['pool']}  "
                  f"{t(lang, 'ui.parent')}→{seat_name(result['next_parent'], lang)}")
     for i, s in enumerate(result["seats"]):
         lost = [t(lang, f"what.{w}") for w in ("master", "servant") if s[f"{w}_lost"]]
         lines.append(f"  {seat_name(i, lang)}{c}{t(lang, 'ui.gems')} {s['gems']}  "
-                     f"{card_name(s['master'], lang)} / {card_name(s['servant'], lang)}  "
+                     f"{card_name(s['master'], lang, cards)} / {card_name(s['servant'], lang, cards)}  "
                      f"{t(lang, 'ui.hand')} {s['hand_size']}"
                      + (f"  {t(lang, 'ui.lost')}{c}{sep(lang).join(lost)}" if lost else ""))
     if result["game_over"]:
@@ -299,22 +291,3 @@ def verdict_summary(result: dict, lang: str) -> str:
         lines.append(t(lang, "ui.winner" if len(result["winners"]) == 1 else "ui.draw_game",
                        winners=names))
     return "\n".join(lines)
-
-
-def replay_record(record: Record):
-    """Rebuild a game from its record (seed + submissions)."""
-    from fuyuki.sbb import new_game
-    from fuyuki.sbb.rules import Rules
-
-    if record.game != "sbb":
-        raise FuyukiError(f"not a Servant Big Battle record (game = {record.game!r})")
-    cfg = record.config
-    rules = Rules.preset(cfg.get("edition", "final"), cfg.get("mode"), tuple(cfg.get("options", ())),
-                         cfg.get("cards"))
-    game = new_game(int(cfg.get("players", 4)), record.seed, rules)
-    for i, (seat, choice) in enumerate(record.submissions):
-        try:
-            game.submit(seat, choice)
-        except IllegalAction as exc:
-            raise FuyukiError(f"record submission {i} ({seat}, {choice!r}) is illegal: {exc}") from None
-    return game

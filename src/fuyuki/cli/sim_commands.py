@@ -45,12 +45,18 @@ def simulate(
     gap_games: int = typer.Option(-1, "--gap-games",
                                   help="seed pairs for the full-state heuristic gap "
                                        "(-1 = games/10, 0 = off)"),
+    bot_iterations: Optional[int] = typer.Option(
+        None, "--bot-iterations", help="the hard bot's search budget in iterations: the same "
+                                       "seed gives the same report on any machine "
+                                       "(default: its time budget)"),
     lang: str = typer.Option("ja", "--lang", help="ja or en"),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="show a progress bar"),
 ) -> None:
     from rich.console import Console
 
+    from fuyuki.cli.files import fail
     from fuyuki.core.errors import FuyukiError
+    from fuyuki.core.load import check_output_dir
     from fuyuki.sim.config import SimConfig, parse_bots, parse_compare, parse_fix
     from fuyuki.sim.text import t
 
@@ -59,16 +65,18 @@ def simulate(
         err.print("--lang: ja | en")
         raise typer.Exit(2)
     try:
+        if out:
+            check_output_dir(out, "--out")
         cfg = SimConfig(games=games, players=players, edition=edition, mode=mode,
                         options=tuple(option), cards=str(cards) if cards else None,
                         bots=parse_bots(bots, players), seed=seed, fixed=parse_fix(fix),
                         assign=assign, seconds_per_round=seconds_per_round,
-                        gap_games=max(0, games // 10 if gap_games < 0 else gap_games))
+                        gap_games=max(0, games // 10 if gap_games < 0 else gap_games),
+                        bot_iterations=bot_iterations)
         other = parse_compare(compare, cfg) if compare else None
         report = _run(cfg, workers or (os.cpu_count() or 1), ray, other, progress, err, lang)
     except FuyukiError as exc:
-        err.print(f"[red]{t(lang, 'error')}:[/red] {exc}")
-        raise typer.Exit(2) from None
+        fail(exc, lang)
     if out:
         from fuyuki.sim.report_html import render_html
 

@@ -8,8 +8,10 @@ from typing import Any, Optional
 
 import typer
 
-from fuyuki.core.dice import CommittedDice, derive_secret, fresh_secret, verify_lines
-from fuyuki.core.errors import FuyukiError, IllegalAction
+from fuyuki.cli.files import fail, roster as roster_file, rpg_sheet, war_log, war_save
+from fuyuki.core.dice import CommittedDice, derive_secret, fresh_secret
+from fuyuki.core.errors import DataError, FuyukiError
+from fuyuki.core.load import check_output
 from fuyuki.core.events import Event, visible
 from fuyuki.core.protocol import Decision
 from fuyuki.core.record import Record
@@ -22,14 +24,9 @@ def register(app: typer.Typer) -> None:
     app.add_typer(war_app, name="war")
 
 
-def _fail(exc: Exception) -> None:
-    typer.echo(f"error: {exc}", err=True)
-    raise typer.Exit(2)
-
-
 def _lang(lang: str) -> str:
     if lang not in ("ja", "en"):
-        _fail(ValueError(f"--lang must be ja or en, not {lang!r}"))
+        fail(DataError("--lang", "lang", f"must be ja or en, not {lang!r}"), "en")
     return lang
 
 
@@ -145,26 +142,28 @@ def battle_cmd(
     """Calculate one battle between two sheets, step by step (seed 002 steps 1–7)."""
     from fuyuki.rpg.agents.simple import SimpleAgent
     from fuyuki.rpg.battle_game import BattleGame
-    from fuyuki.rpg.roster import load_pair_file, load_roster, lookup_pair
+    from fuyuki.rpg.roster import lookup_pair
     from fuyuki.rpg.rules import default_rules
     from fuyuki.rpg.text import Renderer
 
     lang = _lang(lang)
     try:
+        if log:
+            check_output(log, "--log")
         rules = default_rules()
         ro = None
 
         def sheet(x: str):
             nonlocal ro
             if x.endswith(".toml") or Path(x).is_file():
-                return load_pair_file(x, rules)
+                return rpg_sheet(x)
             if ro is None:
-                ro = load_roster(roster, rules)
+                ro = roster_file(roster)[0]
             return lookup_pair(ro, x)
 
         pa, pb = sheet(a), sheet(b)
         if attacker not in (None, "A", "B", "a", "b"):
-            raise IllegalAction("bad_attacker", "--attacker must be A or B")
+            raise DataError("--attacker", "attacker", "must be A or B")
         att = None if attacker is None else "AB".index(attacker.upper())
         secret = derive_secret(seed, "battle") if seed is not None else fresh_secret()
         dice = CommittedDice(secret)
@@ -197,7 +196,7 @@ def battle_cmd(
             full = Renderer(lang, brief=brief, dice=True).lines(head + game.events + tail)
             log.write_text("\n".join(full) + "\n", "utf-8")
     except FuyukiError as exc:
-        _fail(exc)
+        fail(exc, lang)
     except KeyboardInterrupt:
         from rich.console import Console
 
@@ -220,10 +219,9 @@ def verify_cmd(
 
     lang = _lang(lang)
     try:
-        text = log.read_text("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        _fail(exc)
-    report = verify_lines(text.splitlines())
+        report = war_log(log)
+    except FuyukiError as exc:
+        fail(exc, lang)
     for p in report.problems:
         typer.echo(t(lang, f"verify.{p.code}", line=p.line, **p.params))
     if report.ok:
@@ -260,38 +258,33 @@ def new_cmd(
     from rich.console import Console
 
     from fuyuki.cli.prompt import interrupted, read_line
-    from fuyuki.rpg.roster import lookup_pair, parse_roster
+    from fuyuki.rpg.roster import lookup_pair
     from fuyuki.rpg.rules import default_rules
     from fuyuki.rpg.text import Renderer, t
     from fuyuki.rpg.war import War
     from fuyuki.rpg.agents.simple import SimpleAgent
-    from fuyuki.core.data import package_file, read_toml
-    import tomllib
 
     lang = _lang(lang)
     try:
+        for path, opt in ((save, "--save"), (log, "--log")):
+            if path is not None and path != resume:
+                check_output(path, opt)
         rules = default_rules()
         notes: list[list[Any]] = []
         if resume is not None:
-            from fuyuki.cli.records import load_record
-            rec = load_record(resume, "rpg-war", lang)
-            cfg = rec.config
-            roster_text, roster_name = cfg["roster_toml"], cfg["roster_path"]
-            humans_ids = list(cfg.get("humans", []))
-            war_seed = cfg.get("seed_text", rec.seed)
-            max_turns = cfg.get("max_turns")
-            notes = list(cfg.get("notes", []))
-            submissions = rec.submissions
+            saved = war_save(resume, lang)
+            ro, roster_text, roster_name = saved["roster"], saved["roster_toml"], saved["roster_path"]
+            humans_ids = list(saved["humans"])
+            war_seed, max_turns = saved["seed"], saved["max_turns"]
+            notes = list(saved["notes"])
+            submissions = saved["submissions"]
             save = save or resume
         else:
-            path = roster or package_file("fuyuki.rpg", "data", "roster.toml")
-            read_toml(path)  # clear error when missing / not TOML
-            roster_text, roster_name = Path(path).read_text("utf-8"), str(path)
+            ro, roster_text, roster_name = roster_file(roster)
             war_seed = seed if seed is not None else secrets.token_hex(16)
             max_turns = turns
             submissions = []
             humans_ids = []
-        ro = parse_roster(tomllib.loads(roster_text), roster_name, rules)
         if resume is None:
             for h in human:
                 humans_ids.append(lookup_pair(ro, h).id)
@@ -373,8 +366,6 @@ def new_cmd(
         save_now()
         publish()
     except FuyukiError as exc:
-        _fail(exc)
-    except KeyError as exc:
-        _fail(FuyukiError(f"save file: missing {exc}"))
+        fail(exc, lang)
     except KeyboardInterrupt:
         interrupted(Console(), lang)

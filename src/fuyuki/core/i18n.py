@@ -15,7 +15,7 @@ from typing import Any
 from fuyuki.core.data import read_toml
 
 LANGS = ("ja", "en")
-_catalogs: dict[str, dict[str, dict[str, str]]] = {}
+_catalogs: dict[str, dict[str, str]] = {}
 
 
 def _flatten(prefix: str, table: dict[str, Any], out: dict[str, str]) -> None:
@@ -39,7 +39,7 @@ def keys(lang: str) -> set[str]:
     return set(_catalogs.get(lang, {}))
 
 
-class _Safe(dict):
+class _Safe(dict[str, Any]):
     def __missing__(self, key: str) -> str:
         return "{" + key + "}"
 

@@ -469,8 +469,8 @@ class War:
                 if moved:
                     ps.seals -= 1
                     target.seals += 1
-                self.ev("seal_gift", (ps.seat, target.seat), who=ps.label, target=target.label, accepted=reply == "accept",
-                        moved=moved)
+                self.ev("seal_gift", (ps.seat, target.seat), who=ps.label, target=target.label,
+                        accepted=reply == "accept", moved=moved)
             elif choice.startswith("offer:"):
                 target = self.by_id[choice[6:]]
                 if not target.alive or target.id in ps.allies:
