@@ -30,7 +30,7 @@ def register(app: typer.Typer) -> None:
             import uvicorn
 
             from fuyuki.web.app import create_app
-            from fuyuki.web.tables import Settings
+            from fuyuki.web.settings import Settings
         except ImportError as exc:  # pragma: no cover - the web extra is missing
             typer.echo(f"fuyuki serve needs the web extra (pip install 'fuyuki[web]'): {exc}", err=True)
             raise typer.Exit(2) from None
