@@ -114,9 +114,10 @@ class Adapter:
 
 
 def _registry() -> dict[str, Adapter]:
+    from fuyuki.web.games.board import BoardAdapter
     from fuyuki.web.games.sbb import SbbAdapter
 
-    return {a.name: a for a in (SbbAdapter(),)}
+    return {a.name: a for a in (SbbAdapter(), BoardAdapter())}
 
 
 ADAPTERS: dict[str, Adapter] = {}
