@@ -160,13 +160,15 @@ function drawMap(v) {
     for (const p of x.ref.areas || []) (areaRefs[p.join(",")] = areaRefs[p.join(",")] || []).push(x);
     if (x.ref.char && !x.ref.areas) (charRefs[x.ref.char] = charRefs[x.ref.char] || []).push(x);
   }
-  const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "map", role: "img" });
+  const phone = window.matchMedia("(max-width: 480px)").matches;   // larger letters on a phone
+  const areaFont = phone ? 13 : 12, pieceFont = phone ? 12 : 11;
+  const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "map" + (phone ? " phone" : ""), role: "img" });
   for (let r = 0; r < v.map.height; r++) for (let c = 0; c < v.map.width; c++) {
     const key = `${r},${c}`, name = v.map.areas[r][c];
     const refs = Array.from(new Set(areaRefs[key] || []));
     const g = svg("g", { class: "area" + (refs.length ? " target" : ""), "data-area": name, "data-pos": key });
     g.append(svg("rect", { x: c * CW + 1, y: r * CH + 1, width: CW - 2, height: CH - 2, rx: 6 }));
-    g.append(fitText(svg("text", { x: c * CW + 4, y: r * CH + 14, class: "area-name" }, name), name, 12, CW - 8));
+    g.append(fitText(svg("text", { x: c * CW + 4, y: r * CH + 14, class: "area-name" }, name), name, areaFont, CW - 8));
     if (refs.length) g.addEventListener("click", () => pickFrom(refs));
     root.append(g);
   }
@@ -196,7 +198,7 @@ function drawMap(v) {
       if (refs.length) cls.push("target");
       if (v.seat !== null && ch.camp === v.seat) cls.push("mine");
       const label = `${(ch.short || ch.name).slice(0, cols === 1 ? 6 : 2)} ${ch.hp}`;
-      const text = fitText(svg("text", { x: x + w / 2, y: y + 11.5, "text-anchor": "middle" }, label), label, 11, w - 5);
+      const text = fitText(svg("text", { x: x + w / 2, y: y + 12, "text-anchor": "middle" }, label), label, pieceFont, w - 5);
       const frac = Math.max(0, Math.min(1, ch.hp / ch.max_hp));
       const g = svg("g", { class: cls.join(" "), "data-char": ch.id, tabindex: "0" },
         svg("rect", { x, y, width: w, height: 16, rx: ch.role === "master" ? 2 : 8, fill: colour(ch.camp) }),
