@@ -27,6 +27,7 @@ class BoardAdapter(Adapter):
     name = "board"
     title = {"ja": "聖杯戦争ボード", "en": "Grail War Board"}
     page = "board.html"
+    pace = 0.3             # a turn is many small decisions (group, part, target...)
 
     def levels(self) -> dict[str, str]:
         return {"easy": "random", "normal": "heuristic"}
