@@ -133,8 +133,11 @@ def option_ref(view: dict[str, Any], d: dict[str, Any], o: Any) -> dict[str, Any
     if kind == "action" and head == "ability":
         return {"char": rest.split(":")[-1]}
     if kind == "move" and head == "move":
-        areas = [p for c in _group(view, view["seat"], d["info"].get("group", "together"))
-                 if (p := _step(view, c, rest)) is not None]
+        areas: list[list[int]] = []
+        for c in _group(view, view["seat"], d["info"].get("group", "together")):
+            p = _step(view, c, rest)
+            if p is not None and p not in areas:
+                areas.append(p)
         return {"areas": areas} if areas else None
     if kind == "dash":
         cid, _, way = s.partition(":")
