@@ -8,7 +8,7 @@ on the map (``refs``): a character, the areas a move lands on, or a card of the 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from fuyuki.board import default_pack, new_game
 from fuyuki.board.agents import make_bot
@@ -25,7 +25,7 @@ CHAR_KINDS = ("target", "aim", "heal_target", "order")
 
 class BoardAdapter(Adapter):
     name = "board"
-    title = {"ja": "聖杯戦争ボード", "en": "Grail War Board"}
+    title: ClassVar[dict[str, str]] = {"ja": "聖杯戦争ボード", "en": "Grail War Board"}
     page = "board.html"
     pace = 0.3             # a turn is many small decisions (group, part, target...)
 
@@ -141,7 +141,7 @@ def option_ref(view: dict[str, Any], d: dict[str, Any], o: Any) -> dict[str, Any
         return {"areas": areas} if areas else None
     if kind == "dash":
         cid, _, way = s.partition(":")
-        c = next((c for c in view["chars"] if c["id"] == cid), None)
-        p = _step(view, c, way) if c is not None and way in DIRS else None
+        found = [c for c in view["chars"] if c["id"] == cid]
+        p = _step(view, found[0], way) if found and way in DIRS else None
         return {"areas": [p], "char": cid} if p is not None else None
     return None
