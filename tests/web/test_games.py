@@ -101,4 +101,7 @@ def test_a_move_points_at_the_areas_its_group_lands_on():
     assert option_ref(v, {"kind": "target", "options": [], "info": {}}, "foe") == {"char": "foe"}
     assert option_ref(v, {"kind": "plot", "options": [], "info": {}}, "k07") == {"card": "k07"}
     assert option_ref(v, {"kind": "action", "options": [], "info": {}}, "card:k03") == {"card": "k03"}
+    defence = {"kind": "defence", "options": [], "info": {}}
+    assert option_ref(v, defence, "evade+k21") == {"card": "k21"}
+    assert option_ref(v, defence, "guard") is None
     assert adapter("board").pace < adapter("sbb").pace

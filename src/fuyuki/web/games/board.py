@@ -128,6 +128,8 @@ def option_ref(view: dict[str, Any], d: dict[str, Any], o: Any) -> dict[str, Any
         return {"card": s}
     if kind == "action" and head == "card":
         return {"card": rest}
+    if kind == "defence" and "+" in s:               # 防御 / 回避 with a card of the hand
+        return {"card": s.split("+", 1)[1]}
     if head in ("cover", "fight", "first_aid", "recontract", "build") and rest in chars:
         return {"char": rest}
     if kind == "action" and head == "ability":
