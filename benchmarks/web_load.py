@@ -34,7 +34,7 @@ def serve(port: int, data: str) -> None:
     import uvicorn
 
     from fuyuki.web.app import create_app
-    from fuyuki.web.tables import Settings
+    from fuyuki.web.settings import Settings
 
     settings = Settings(bot_delay=0.0, http_rate=1e6, http_burst=1e6, msg_rate=1e6, msg_burst=1e6,
                         disconnect_grace=60.0)

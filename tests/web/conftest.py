@@ -11,7 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from fuyuki.web.app import create_app
-from fuyuki.web.tables import Settings
+from fuyuki.web.settings import Settings
 from tests.web.helpers import close_all
 
 

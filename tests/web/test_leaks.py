@@ -19,7 +19,7 @@ from fastapi.testclient import TestClient
 
 from fuyuki.sbb import new_game
 from fuyuki.sbb.text import card_name
-from fuyuki.web.tables import rules_for
+from fuyuki.web.games.sbb import rules_for
 from tests.web.helpers import connect_all, drive, join
 
 

@@ -1,12 +1,15 @@
 """The FastAPI application: pages, the small JSON API and the WebSocket of each table.
 
 HTTP
-  GET  /                          lobby page (create a table, join by code)
-  GET  /t/{code}                  the table page (seat, spectator or replay)
-  GET  /rules                     every card with its text
-  GET  /api/meta                  editions, modes, options, bot levels
-  GET  /api/cards                 the card data (names and texts, ja and en)
-  POST /api/tables                create: {config..., "name": host name or null}
+  GET  /                          lobby page (create a table of any game, join by code)
+  GET  /t/{code}                  the table page of the table's game (seat, spectator, replay)
+  GET  /rules                     every Servant Big Battle card with its text
+  GET  /api/meta                  the games and, per game, what the lobby offers; the
+                                  Servant Big Battle keys (editions, modes, ...) also on top
+  GET  /api/games/{game}/data     a game's static page data (card texts; nothing hidden)
+  GET  /api/cards                 = /api/games/sbb/data (names and texts, ja and en)
+  POST /api/tables                create: {"game": id (default "sbb"), settings...,
+                                           "name": host name or null}
   GET  /api/tables/{code}         the public summary (no token, no seed, no hidden card)
   POST /api/tables/{code}/join    {"name"} -> {"seat", "token"}
   GET  /api/tables/{code}/replay/{step}   public frame of a finished game
@@ -32,11 +35,12 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from fuyuki.core.errors import IllegalAction
-from fuyuki.sbb.rules import OPTIONS, editions
 from fuyuki.web import security
-from fuyuki.web.cards import card_data
+from fuyuki.web.games import DEFAULT, adapter, games
+from fuyuki.web.manager import Manager
+from fuyuki.web.settings import Settings, check_name
 from fuyuki.web.storage import SQLiteStorage, Storage
-from fuyuki.web.tables import Conn, Manager, Settings, dumps, levels, modes
+from fuyuki.web.table import Conn, dumps
 
 STATIC = Path(__file__).parent / "static"
 STATUS = {"not_found": 404, "table_full": 409, "table_started": 409, "rate_limited": 429,
@@ -64,7 +68,7 @@ def create_app(data: str | Path | None = None, *, storage: Storage | None = None
         yield
         manager.close()
 
-    app = FastAPI(title="fuyuki — Servant Big Battle online", lifespan=lifespan,
+    app = FastAPI(title="fuyuki — table server", lifespan=lifespan,
                   docs_url=None, redoc_url=None, openapi_url=None)
     app.state.manager = manager
 
@@ -88,7 +92,11 @@ def create_app(data: str | Path | None = None, *, storage: Storage | None = None
 
     @app.get("/t/{code}")
     async def table_page(code: str):
-        return page("table.html")
+        try:
+            table = manager.get(code)
+        except IllegalAction:
+            table = None
+        return page(table.adapter.page if table is not None else adapter(DEFAULT).page)
 
     @app.get("/rules")
     async def rules_page():
@@ -96,14 +104,21 @@ def create_app(data: str | Path | None = None, *, storage: Storage | None = None
 
     @app.get("/api/meta")
     async def meta():
-        return {"editions": editions(), "modes": modes(), "options": list(OPTIONS),
-                "levels": levels(), "players": _players_by(), "timer": [0, 10, 600]}
+        per = {g: {"title": adapter(g).title, **adapter(g).meta()} for g in games()}
+        return {**per[DEFAULT], "default": DEFAULT, "games": per}
+
+    @app.get("/api/games/{game}/data")
+    async def game_data(game: str, request: Request):
+        try:
+            if game not in games():
+                raise IllegalAction("not_found", "no such game")
+            return adapter(game).data(dict(request.query_params))
+        except IllegalAction as exc:
+            return _error(exc)
 
     @app.get("/api/cards")
-    async def cards(edition: str = "final", mode: str = "standard"):
-        if edition not in editions() or mode not in modes():
-            return _error(IllegalAction("bad_config", "unknown edition or mode"))
-        return card_data(edition, mode)
+    async def cards(request: Request):
+        return await game_data(DEFAULT, request)
 
     async def body(request: Request) -> dict[str, Any]:
         declared = request.headers.get("content-length", "0")
@@ -154,8 +169,6 @@ def create_app(data: str | Path | None = None, *, storage: Storage | None = None
             if table is None:
                 raise IllegalAction("not_found", "no such table")
             data = await body(request)
-            from fuyuki.web.tables import check_name
-
             seat, token = table.join(check_name(data.get("name")))
         except IllegalAction as exc:
             return _error(exc)
@@ -244,21 +257,6 @@ def create_app(data: str | Path | None = None, *, storage: Storage | None = None
     return app
 
 
-def _players_by() -> dict[str, list[int]]:
-    """Allowed player counts of every edition/mode pair ("final/standard": [3, 4, 5])."""
-    from fuyuki.core.errors import FuyukiError
-    from fuyuki.web.tables import rules_for
-
-    out = {}
-    for e in editions():
-        for m in modes():
-            try:
-                out[f"{e}/{m}"] = list(rules_for(e, m, ()).players)
-            except FuyukiError:
-                pass
-    return out
-
-
 def _parse(message: dict[str, Any], limit: int) -> Any:
     text = message.get("text")
     if text is None or len(text.encode("utf-8")) > limit:
@@ -282,7 +280,7 @@ def _handle(table, conn: Conn, data: dict[str, Any]) -> None:
         elif kind == "ping":
             conn.push(dumps({"type": "pong"}))
         else:
-            raise IllegalAction("bad_message", "unknown message type")
+            table.message(conn.seat, data)
     except IllegalAction as exc:
         conn.push(dumps({"type": "error", "code": exc.code, "message": str(exc)}))
 

@@ -1,13 +1,15 @@
-"""A table in play: one engine, its seats, the connections watching it, its bots and timers.
+"""A table in play: one engine (any game, through its adapter), its seats, the connections
+watching it, its bots and timers. Nothing here names a game.
 
-Every message a client receives is built here, and only from ``game.view(seat)`` (spectators:
-``view(None)``) and ``game.visible_events(seat, start)``. A move goes to ``game.submit``;
-the engine refuses an illegal one with a typed :class:`IllegalAction` and nothing changes.
-Every accepted submission is stored before anyone is told about it.
+Every message a client receives is built here, and only from the game's ``view(seat)``
+(spectators: ``view(None)``; the adapter shapes it into page data) and the events the seat may
+see (:meth:`fuyuki.core.events.Event.visible_to`). A move goes to ``game.submit``; the engine
+refuses an illegal one with a typed :class:`IllegalAction` and nothing changes. Every accepted
+submission is stored before anyone is told about it.
 
-Who plays a seat: its player; a bot for a bot seat; the heuristic bot for a human seat whose
-player timed out (the table's decision timer) or stayed disconnected longer than the grace
-period — until the player comes back (reconnects, moves, or presses "back").
+Who plays a seat: its player; a bot for a bot seat; the game's takeover bot for a human seat
+whose player timed out (the table's decision timer) or stayed disconnected longer than the
+grace period — until the player comes back (reconnects, moves, or presses "back").
 
 Everything here runs on the server's event loop: no locks, no threads.
 """
@@ -18,153 +20,21 @@ import asyncio
 import json
 import time
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
-from fuyuki.core.data import package_file
-from fuyuki.core.errors import FuyukiError, IllegalAction
-from fuyuki.sbb import new_game
-from fuyuki.sbb.agents import bot_names, make_bot
-from fuyuki.sbb.rules import OPTIONS, Rules, editions
+from fuyuki.core.errors import IllegalAction
 from fuyuki.web import security
+from fuyuki.web.bots import bot_seed, pool, think
+from fuyuki.web.games import DEFAULT, Adapter, adapter
+from fuyuki.web.settings import Settings
 from fuyuki.web.storage import SeatRow, Storage, TableRow
-
-try:  # the lead's event text (ja/en); the page renders its own text while it is missing
-    from fuyuki.sbb import text as _sbb_text
-except ImportError:  # pragma: no cover - depends on the tree
-    _sbb_text = None
 
 _now = time.monotonic          # the tables' clock (tests move it)
 
-LEVELS = {"easy": "random", "normal": "heuristic", "hard": "hard"}
-TAKEOVER_BOT = "heuristic"
-SLOW_BOTS = {"hard"}            # searched in a worker process, never on the event loop
 
-_POOL: list = []
-
-
-def _pool():
-    """One worker process for the slow bots (spawned on first use)."""
-    if not _POOL:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
-
-        _POOL.append(ProcessPoolExecutor(max_workers=1,
-                                         mp_context=multiprocessing.get_context("spawn")))
-    return _POOL[0]
-
-
-def shutdown_pool() -> None:
-    while _POOL:
-        _POOL.pop().shutdown(wait=False, cancel_futures=True)
-
-
-def think(name: str, seed: int, rules_key: tuple, seconds: float, view: dict,
-          decision: dict) -> Any:
-    """A slow bot's answer, computed in the worker process from the seat's view only."""
-    from fuyuki.core.protocol import Decision
-
-    rules = rules_for(*rules_key)
-    bot = make_bot(name, seed, rules=rules, seconds=seconds)
-    d = Decision(decision["kind"], tuple(decision["options"]), decision["info"])
-    return bot.choose(view, d)
-
-
-@dataclass
-class Settings:
-    bot_delay: float = 0.6            # seconds between bot moves (0: at once, used by tests)
-    disconnect_grace: float = 20.0    # a disconnected player's seat is bot-played after this
-    max_message: int = 2048           # bytes of one client message
-    msg_rate: float = 8.0             # client messages a second (token bucket) ...
-    msg_burst: float = 24.0           # ... and burst
-    http_rate: float = 0.5            # table creations/joins a second per client address ...
-    http_burst: float = 20.0          # ... and burst
-    allowed_origins: tuple[str, ...] = ()
-    hello_timeout: float = 10.0
-    outbox: int = 256                 # queued messages per connection before it is dropped
-    max_tables: int = 10000           # tables held in memory (finished ones are let go first)
-    max_conns_per_table: int = 64     # seats' tabs and spectators together
-    hard_seconds: float = 1.0         # thinking time of the hard bot per decision
-
-
-# ---------------------------------------------------------------------- configuration
-def modes() -> list[str]:
-    try:
-        folder = package_file("fuyuki.sbb", "data", "modes")
-        found = sorted(p.stem for p in folder.glob("*.toml"))
-    except Exception:  # noqa: BLE001 - no modes folder
-        found = []
-    return ["standard"] + [m for m in found if m != "standard"]
-
-
-def levels() -> list[str]:
-    have = set(bot_names())
-    return [lv for lv, name in LEVELS.items() if name in have]
-
-
-@lru_cache(maxsize=64)
-def rules_for(edition: str, mode: str, options: tuple[str, ...]) -> Rules:
-    return Rules.preset(edition, None if mode == "standard" else mode, options)
-
-
-def check_config(raw: dict[str, Any]) -> dict[str, Any]:
-    """A table's configuration, every field checked; IllegalAction("bad_config") names the
-    field and the reason."""
-
-    def bad(key: str, reason: str) -> IllegalAction:
-        return IllegalAction("bad_config", f"{key}: {reason}", field=key)
-
-    if not isinstance(raw, dict):
-        raise bad("-", "must be an object")
-    known = {"players", "edition", "mode", "options", "bots", "bot_level", "timer"}
-    for k in raw:
-        if k not in known:
-            raise bad(k, "unknown field")
-    edition = raw.get("edition", "final")
-    if edition not in editions():
-        raise bad("edition", f"unknown edition (known: {editions()})")
-    mode = raw.get("mode", "standard") or "standard"
-    if mode not in modes():
-        raise bad("mode", f"unknown mode (known: {modes()})")
-    options = raw.get("options", [])
-    if not isinstance(options, list) or not all(isinstance(o, str) for o in options):
-        raise bad("options", "must be a list of names")
-    for o in options:
-        if o not in OPTIONS:
-            raise bad("options", f"unknown option {o!r} (known: {list(OPTIONS)})")
-    options = sorted(set(options))
-    try:
-        rules = rules_for(edition, mode, tuple(options))
-    except FuyukiError as exc:
-        raise bad("mode", str(exc)) from None
-    players = raw.get("players", 4)
-    if type(players) is not int or players not in rules.players:
-        raise bad("players", f"must be one of {list(rules.players)}")
-    bots = raw.get("bots", 0)
-    if type(bots) is not int or not 0 <= bots <= players:
-        raise bad("bots", f"must be a whole number from 0 to {players}")
-    level = raw.get("bot_level", "normal")
-    if level not in levels():
-        raise bad("bot_level", f"must be one of {levels()}")
-    timer = raw.get("timer", 0)
-    if type(timer) is not int or not (timer == 0 or 10 <= timer <= 600):
-        raise bad("timer", "0 (off) or 10 to 600 seconds")
-    return {"players": players, "edition": edition, "mode": mode, "options": options,
-            "bots": bots, "bot_level": level, "timer": timer}
-
-
-def check_name(name: Any) -> str:
-    if not isinstance(name, str):
-        raise IllegalAction("bad_name", "a name is text")
-    name = " ".join(name.split())
-    if not 1 <= len(name) <= 24 or any(not ch.isprintable() for ch in name):
-        raise IllegalAction("bad_name", "a name has 1 to 24 printable characters")
-    return name
-
-
-def event_json(e, cache: dict | None = None) -> dict[str, Any]:
+def event_json(adapter_: Adapter, game: Any, e, cache: dict | None = None) -> dict[str, Any]:
     """An event as sent: kind, data (as JSON), ``private`` if only some seats see it, and its
-    text in ja and en (``fuyuki.sbb.text``). ``cache`` keeps the rendering per event object."""
+    text in ja and en (the game adapter's). ``cache`` keeps the rendering per event object."""
     key = id(e)
     if cache is not None and key in cache:
         return cache[key][1]
@@ -172,12 +42,12 @@ def event_json(e, cache: dict | None = None) -> dict[str, Any]:
     out: dict[str, Any] = {"kind": e.kind, "data": data}
     if e.to is not None:
         out["private"] = True
-    if _sbb_text is not None:
-        try:
-            plain = type(e)(e.kind, data, e.to)
-            out["text"] = {lang: _sbb_text.render(plain, lang) for lang in ("ja", "en")}
-        except Exception:  # noqa: BLE001 - the page falls back to its own text
-            pass
+    try:
+        text = adapter_.event_text(game, e)
+    except Exception:  # noqa: BLE001 - the page falls back to its own text
+        text = None
+    if text is not None:
+        out["text"] = text
     if cache is not None:
         cache[key] = (e, out)                      # holding e keeps its id unique
     return out
@@ -223,10 +93,8 @@ class Table:
     def __post_init__(self) -> None:
         cfg = self.row.config
         self.code = self.row.code
-        self.rules = rules_for(cfg["edition"], cfg["mode"], tuple(cfg["options"]))
-        self.game = new_game(cfg["players"], self.row.seed, self.rules)
-        for seat, choice in self.row.submissions:
-            self.game.submit(seat, choice)
+        self.adapter = adapter(cfg.get("game", DEFAULT))
+        self.game = self._replayed(self.row.submissions)
         self.row.submissions = []          # the game's record holds them from now on
         n = cfg["players"]
         now = _now()
@@ -252,8 +120,25 @@ class Table:
         return self.row.seats
 
     @property
+    def config(self) -> dict[str, Any]:
+        """The table's settings as shown to anyone, its game named."""
+        return {"game": self.adapter.name, **self.row.config}
+
+    @property
+    def submissions(self) -> list[tuple[int, Any]]:
+        """The game's ordered (seat, choice) record."""
+        return self.adapter.submissions(self.game)
+
+    @property
     def step(self) -> int:
-        return len(self.game.record.submissions)
+        return len(self.submissions)
+
+    def _replayed(self, submissions: list[tuple[int, Any]]) -> Any:
+        """A new game of this table's settings and seed with ``submissions`` replayed."""
+        g = self.adapter.new_game(self.row.config, self.row.seed)
+        for seat, choice in submissions:
+            g.submit(seat, choice)
+        return g
 
     def seat_for_token(self, token: str) -> int | None:
         for s in self.seats:
@@ -289,7 +174,7 @@ class Table:
 
     def summary(self) -> dict[str, Any]:
         """The table as anyone with its code may see it (no tokens, no seed)."""
-        return {"code": self.code, "status": self.status, "config": self.row.config,
+        return {"code": self.code, "status": self.status, "config": self.config,
                 "seats": self.public_seats(), "step": self.step,
                 "result": self.game.result if self.game.over else None}
 
@@ -355,9 +240,9 @@ class Table:
         g.submit(seat, choice)                         # IllegalAction: nothing changed
         self.asked_at.pop(seat, None)                  # answered: a next decision is a new turn
         self.deadline.pop(seat, None)
-        index = len(g.record.submissions) - 1
+        subs = self.submissions
         try:
-            self.storage.append_submission(self.code, index, seat, g.record.submissions[-1][1])
+            self.storage.append_submission(self.code, len(subs) - 1, seat, subs[-1][1])
             if g.over:
                 self.row.status = "over"
                 self.storage.set_status(self.code, "over")
@@ -373,9 +258,7 @@ class Table:
         if row is None:
             return
         self.row.status = row.status
-        self.game = new_game(row.config["players"], row.seed, self.rules)
-        for s, c in row.submissions:
-            self.game.submit(s, c)
+        self.game = self._replayed(row.submissions)
         self.asked_at.clear()
         self._texts.clear()
         for c in self.conns:
@@ -405,8 +288,8 @@ class Table:
         bot = self.bots.get(seat)
         name = self._bot_name(seat)
         if bot is None or getattr(bot, "name", name) != name:
-            bot = self.bots[seat] = make_bot(name, (self.row.seed * 31 + seat) % 2**31,
-                                             self.game.rules)
+            bot = self.bots[seat] = self.adapter.make_bot(
+                name, bot_seed(self.row.seed, seat), seat, self.row.config)
         return bot
 
     def _bot_move(self, seat: int) -> None:
@@ -422,7 +305,8 @@ class Table:
 
     def _bot_name(self, seat: int) -> str:
         s = self.seats[seat]
-        return LEVELS.get(s.level, TAKEOVER_BOT) if s.kind == "bot" else TAKEOVER_BOT
+        takeover = self.adapter.takeover
+        return self.adapter.levels().get(s.level, takeover) if s.kind == "bot" else takeover
 
     def _auto_pending(self) -> list[int]:
         """Seats a bot must answer now (a slow bot already thinking is left out; it is
@@ -434,7 +318,7 @@ class Table:
         for seat in sorted(self.game.pending()):
             if seat in self._thinking or not self.auto(seat, now):
                 continue
-            if self._bot_name(seat) in SLOW_BOTS:
+            if self._bot_name(seat) in self.adapter.slow_bots:
                 self._think_elsewhere(seat)
             else:
                 seats.append(seat)
@@ -446,12 +330,11 @@ class Table:
 
     async def _slow_move(self, seat: int, turn: int | None) -> None:
         d = self.game.pending()[seat]
-        cfg = self.row.config
         try:
             try:
                 choice = await self._loop().run_in_executor(
-                    _pool(), think, self._bot_name(seat), (self.row.seed * 31 + seat) % 2**31,
-                    (cfg["edition"], cfg["mode"], tuple(cfg["options"])),
+                    pool(), think, self.adapter.name, self._bot_name(seat),
+                    bot_seed(self.row.seed, seat), seat, self.row.config,
                     self.settings.hard_seconds, self.game.view(seat), d.to_json())
             except Exception:  # noqa: BLE001 - the worker failed: the heuristic answers
                 choice = None
@@ -459,8 +342,8 @@ class Table:
             if self.game.pending().get(seat) is not d or self.asked_at.get(seat) != turn:
                 return                       # answered meanwhile, or the game moved on
             if choice is None:
-                choice = make_bot(TAKEOVER_BOT, seat, self.game.rules).choose(
-                    self.game.view(seat), d)
+                choice = self.adapter.make_bot(self.adapter.takeover, seat, seat,
+                                               self.row.config).choose(self.game.view(seat), d)
             try:
                 self._apply(seat, choice)
             except IllegalAction as exc:
@@ -483,7 +366,8 @@ class Table:
                         guard += 1
                 self._track_decisions()
         elif self._auto_pending() and self._bot_timer is None:
-            self._bot_timer = self._loop().call_later(self.settings.bot_delay, self._bot_tick)
+            self._bot_timer = self._loop().call_later(self.settings.bot_delay * self.adapter.pace,
+                                                      self._bot_tick)
         self.broadcast()
         self._schedule()
 
@@ -549,18 +433,18 @@ class Table:
     def state_message(self, conn: Conn) -> dict[str, Any]:
         seat = conn.seat
         msg: dict[str, Any] = {"type": "state", "code": self.code, "status": self.status,
-                               "config": self.row.config, "you": seat, "step": self.step,
+                               "config": self.config, "you": seat, "step": self.step,
                                "seats": self.public_seats()}
         if self.status == "waiting":
             return msg
         g = self.game
-        view = g.view(seat)
-        msg["view"] = view
-        msg["events"] = [event_json(e, self._texts) for e in g.visible_events(seat, conn.log_pos)]
+        msg["view"] = self.adapter.page_view(g, seat)
+        msg["events"] = [event_json(self.adapter, g, e, self._texts)
+                         for e in g.events[conn.log_pos:] if e.visible_to(seat)]
         msg["from_start"] = conn.log_pos == 0
         conn.log_pos = len(g.events)
         if seat is not None:
-            mine = view["me"]["decision"] is not None
+            mine = seat in g.pending()
             msg["turn"] = self.asked_at.get(seat) if mine else None
             t = self.deadline.get(seat)
             msg["deadline"] = max(0.0, round(t - _now(), 1)) if mine and t else None
@@ -578,85 +462,21 @@ class Table:
         Only for a finished game."""
         if self.status != "over":
             raise IllegalAction("not_over", "replays open when the game is over")
-        subs = self.game.record.submissions
+        subs = self.submissions
         if not 0 <= step <= len(subs):
             raise IllegalAction("bad_step", f"step is 0 to {len(subs)}")
-        cfg = self.row.config
-        g = new_game(cfg["players"], self.row.seed, self.rules)
+        g = self.adapter.new_game(self.row.config, self.row.seed)
         start = 0
         for i, (seat, choice) in enumerate(subs[:step]):
             if i == step - 1:
                 start = len(g.events)
             g.submit(seat, choice)
-        return {"step": step, "steps": len(subs), "view": g.view(None),
-                "events": [event_json(e) for e in g.visible_events(None, start)]}
+        return {"step": step, "steps": len(subs), "view": self.adapter.page_view(g, None),
+                "events": [event_json(self.adapter, g, e)
+                           for e in g.events[start:] if e.visible_to(None)]}
+
+    def message(self, seat: int | None, data: dict[str, Any]) -> None:
+        """A game-specific client message (the adapter's; refused by default)."""
+        self.adapter.message(self, seat, data)
 
 
-class Manager:
-    """Every table the server knows, loaded from storage on first use."""
-
-    def __init__(self, storage: Storage, settings: Settings) -> None:
-        self.storage = storage
-        self.settings = settings
-        self.tables: dict[str, Table] = {}
-
-    def get(self, code: str) -> Table | None:
-        if not security.valid_code(code):
-            return None
-        t = self.tables.get(code)
-        if t is None:
-            row = self.storage.load_table(code)
-            if row is None:
-                return None
-            self._make_room()
-            try:
-                t = Table(row, self.storage, self.settings)
-            except FuyukiError as exc:
-                # the stored moves do not replay (rules data changed under the table): say so
-                raise IllegalAction("table_broken", f"table {code} cannot be replayed: {exc}") from None
-            self.tables[code] = t
-        return t
-
-    def _make_room(self) -> None:
-        if len(self.tables) < self.settings.max_tables:
-            return
-        for code, t in list(self.tables.items()):
-            if not t.conns and (t.status != "playing" or len(self.tables) >= self.settings.max_tables):
-                t.close()
-                del self.tables[code]
-                if len(self.tables) < self.settings.max_tables * 0.9:
-                    return
-
-    def create(self, raw: dict[str, Any], host: str | None, seed: int | None = None
-               ) -> tuple[Table, int | None, str | None]:
-        cfg = check_config(raw)
-        name = check_name(host) if host is not None else None
-        n, bots = cfg["players"], cfg["bots"]
-        humans = n - bots
-        if name is not None and humans == 0:
-            raise IllegalAction("bad_config", "bots: no seat is left for the host", field="bots")
-        import secrets as _secrets
-
-        seats = [SeatRow(i, "human") if i < humans else SeatRow(i, "bot", level=cfg["bot_level"])
-                 for i in range(n)]
-        code = security.new_code()
-        while self.storage.load_table(code) is not None:
-            code = security.new_code()
-        token = None
-        if name is not None:
-            token = security.new_token()
-            seats[0].name, seats[0].token_hash = name, security.hash_token(token)
-        status = "waiting" if any(s.kind == "human" and not s.token_hash for s in seats) else "playing"
-        row = TableRow(code, _secrets.randbelow(2**31) if seed is None else seed, cfg, status,
-                       time.time(), seats, [])
-        self.storage.create_table(row)
-        self._make_room()
-        t = self.tables[code] = Table(row, self.storage, self.settings)
-        if name is not None:
-            t.gone_since[0] = _now()
-        return t, (0 if name is not None else None), token
-
-    def close(self) -> None:
-        for t in self.tables.values():
-            t.close()
-        shutdown_pool()
