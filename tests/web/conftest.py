@@ -48,13 +48,17 @@ def free_port() -> int:
 class LiveServer:
     """uvicorn in a thread on 127.0.0.1 and a free port."""
 
-    def __init__(self, app) -> None:
+    def __init__(self, app, config=None) -> None:
         import uvicorn
+
+        from fuyuki.cli.web_commands import server_config
 
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port,
-                                                    log_level="warning", ws_max_size=16384))
+        if config is None:
+            config = server_config(app, "127.0.0.1", self.port)
+        config.port = self.port
+        self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
     def __enter__(self) -> "LiveServer":

@@ -119,7 +119,7 @@ def play(http, app, players: int, bots: int, seed: int, rng: random.Random, edit
     code = table.code
     tokens = {0: host_token}
     for i in range(1, players - bots):
-        tokens[i] = join(http, code, f"p{i}")["token"]
+        tokens[i] = join(http, code, f"player{i}")["token"]
     seats, clients = connect_all(http, code, tokens, spectators=2)
     drive(seats, clients, rng)
     return table, seats, clients, tokens

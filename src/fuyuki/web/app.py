@@ -25,7 +25,6 @@ WebSocket /ws/{code}
 from __future__ import annotations
 
 import asyncio
-import json
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -40,11 +39,12 @@ from fuyuki.web.games import DEFAULT, adapter, games
 from fuyuki.web.manager import Manager
 from fuyuki.web.settings import Settings, check_name
 from fuyuki.web.storage import SQLiteStorage, Storage
-from fuyuki.web.table import Conn, dumps
+from fuyuki.web.table import CLOSE_NOT_FOUND, CLOSE_TOO_MANY, Conn, dumps
 
 STATIC = Path(__file__).parent / "static"
 STATUS = {"not_found": 404, "table_full": 409, "table_started": 409, "rate_limited": 429,
-          "not_over": 409, "table_broken": 500}
+          "not_over": 409, "table_broken": 500, "too_large": 413, "too_many_tables": 429,
+          "name_taken": 409}
 
 
 def _error(exc: IllegalAction) -> JSONResponse:
@@ -61,6 +61,7 @@ def create_app(data: str | Path | None = None, *, storage: Storage | None = None
             raise ValueError("give a data directory or a storage")
         storage = SQLiteStorage(data)
     manager = Manager(storage, settings)
+    sockets: dict[str, int] = {}          # open WebSockets per client address
     http_limit = security.KeyedLimiter(settings.http_rate, settings.http_burst)
 
     @asynccontextmanager
@@ -75,6 +76,11 @@ def create_app(data: str | Path | None = None, *, storage: Storage | None = None
     @app.exception_handler(IllegalAction)
     async def refused(request: Request, exc: IllegalAction):
         return _error(exc)
+
+    @app.exception_handler(Exception)
+    async def failed(request: Request, exc: Exception):   # a bug: a plain answer, no traceback
+        return JSONResponse({"error": "server_error", "message": "the server failed"},
+                            status_code=500)
 
     app.state.storage = storage
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
@@ -129,17 +135,14 @@ def create_app(data: str | Path | None = None, *, storage: Storage | None = None
             raw += chunk
             if len(raw) > settings.max_message:
                 raise IllegalAction("too_large", "request too large")
-        try:
-            data = json.loads(raw or b"{}")
-        except ValueError:
-            raise IllegalAction("bad_json", "the body is not JSON") from None
-        if not isinstance(data, dict):
-            raise IllegalAction("bad_json", "the body is a JSON object")
+        data = security.parse_json(raw or b"{}", settings.max_message)
+        if data is None:
+            raise IllegalAction("bad_json", "the body is a JSON object of at most "
+                                f"{settings.max_message} bytes and {security.MAX_DEPTH} levels")
         return data
 
     def limited(request: Request) -> None:
-        host = request.client.host if request.client else "-"
-        if not http_limit.allow(host):
+        if not http_limit.allow(address(request)):
             raise IllegalAction("rate_limited", "too many requests; wait a little")
 
     @app.post("/api/tables")
@@ -148,7 +151,7 @@ def create_app(data: str | Path | None = None, *, storage: Storage | None = None
             limited(request)
             data = await body(request)
             name = data.pop("name", None)
-            table, seat, token = manager.create(data, name)
+            table, seat, token = manager.create(data, name, address=address(request))
             table.refresh()
         except IllegalAction as exc:
             return _error(exc)
@@ -194,9 +197,22 @@ def create_app(data: str | Path | None = None, *, storage: Storage | None = None
             table = manager.get(code)
         except IllegalAction:
             table = None
-        if table is None or len(table.conns) >= settings.max_conns_per_table:
-            await ws.close(code=1008)
+        if table is None:
+            await ws.close(code=CLOSE_NOT_FOUND)
             return
+        where = address(ws)
+        if sockets.get(where, 0) >= settings.sockets_per_address:
+            await ws.close(code=CLOSE_TOO_MANY)
+            return
+        sockets[where] = sockets.get(where, 0) + 1
+        try:
+            await _serve(ws, table, where)
+        finally:
+            sockets[where] -= 1
+            if not sockets[where]:
+                del sockets[where]
+
+    async def _serve(ws: WebSocket, table, where: str) -> None:
         await ws.accept()
         try:
             first = await asyncio.wait_for(ws.receive(), settings.hello_timeout)
@@ -204,7 +220,7 @@ def create_app(data: str | Path | None = None, *, storage: Storage | None = None
             await _close(ws, 1008)
             return
         hello = _parse(first, settings.max_message)
-        if not isinstance(hello, dict) or hello.get("type") != "hello":
+        if hello is None or hello.get("type") != "hello":
             await _send_error(ws, "bad_hello", "the first message is a hello")
             await _close(ws, 1008)
             return
@@ -217,7 +233,12 @@ def create_app(data: str | Path | None = None, *, storage: Storage | None = None
                 await _close(ws, 1008)
                 return
         conn = Conn(seat, asyncio.Queue(settings.outbox),
-                    security.RateLimiter(settings.msg_rate, settings.msg_burst))
+                    security.RateLimiter(settings.msg_rate, settings.msg_burst), address=where)
+        refused = table.admit(conn)
+        if refused is not None:
+            await _send_error(ws, "no_room", "this table has no more places for spectators")
+            await _close(ws, refused)
+            return
         sender = asyncio.create_task(_sender(ws, conn))
         table.attach(conn)
         try:
@@ -230,6 +251,7 @@ def create_app(data: str | Path | None = None, *, storage: Storage | None = None
                     conn.push(dumps({"type": "error", "code": "rate_limited",
                                      "message": "too many messages; slow down"}))
                     if conn.strikes > 20:
+                        conn.close_code = 1008
                         break
                     continue
                 data = _parse(message, settings.max_message)
@@ -257,15 +279,15 @@ def create_app(data: str | Path | None = None, *, storage: Storage | None = None
     return app
 
 
-def _parse(message: dict[str, Any], limit: int) -> Any:
+def address(conn: Request | WebSocket) -> str:
+    """The client's address (behind a trusted proxy, ``fuyuki serve --proxy-headers``, the
+    real client's: uvicorn rewrites it from X-Forwarded-For)."""
+    return conn.client.host if conn.client else "-"
+
+
+def _parse(message: dict[str, Any], limit: int) -> dict[str, Any] | None:
     text = message.get("text")
-    if text is None or len(text.encode("utf-8")) > limit:
-        return None
-    try:
-        data = json.loads(text)
-    except ValueError:
-        return None
-    return data if isinstance(data, dict) else None
+    return None if text is None else security.parse_json(text, limit)
 
 
 def _handle(table, conn: Conn, data: dict[str, Any]) -> None:
@@ -283,6 +305,8 @@ def _handle(table, conn: Conn, data: dict[str, Any]) -> None:
             table.message(conn.seat, data)
     except IllegalAction as exc:
         conn.push(dumps({"type": "error", "code": exc.code, "message": str(exc)}))
+    except Exception:  # noqa: BLE001 - a bug must not drop the connection or leak a traceback
+        conn.push(dumps({"type": "error", "code": "server_error", "message": "the server failed"}))
 
 
 async def _sender(ws: WebSocket, conn: Conn) -> None:
@@ -290,9 +314,12 @@ async def _sender(ws: WebSocket, conn: Conn) -> None:
         text = await conn.outbox.get()
         if text is None:
             if conn.closed:
-                await _close(ws, 1008)   # detached, or dropped for not reading
+                await _close(ws, conn.close_code)   # detached, replaced, or dropped for not reading
             return
         await ws.send_text(text)
+        if conn.closed and conn.outbox.empty():
+            await _close(ws, conn.close_code)
+            return
 
 
 async def _send_error(ws: WebSocket, code: str, message: str) -> None:

@@ -33,6 +33,7 @@ class Manager:
         self.storage = storage
         self.settings = settings
         self.tables: dict[str, Table] = {}
+        self.creators: dict[str, str] = {}      # code -> the address that created it
 
     def get(self, code: str) -> Table | None:
         if not security.valid_code(code):
@@ -58,35 +59,49 @@ class Manager:
             if not t.conns and (t.status != "playing" or len(self.tables) >= self.settings.max_tables):
                 t.close()
                 del self.tables[code]
+                self.creators.pop(code, None)
                 if len(self.tables) < self.settings.max_tables * 0.9:
                     return
 
-    def create(self, raw: dict[str, Any], host: str | None, seed: int | None = None
-               ) -> tuple[Table, int | None, str | None]:
+    def running(self, address: str | None = None) -> int:
+        """Tables waiting or playing (and not idle), all or created from ``address``."""
+        now = _table._now()
+        return sum(t.running(now) for code, t in self.tables.items()
+                   if address is None or self.creators.get(code) == address)
+
+    def create(self, raw: dict[str, Any], host: Any, seed: int | None = None,
+               address: str | None = None) -> tuple[Table, int, str]:
+        """A new table of settings ``raw`` whose host (seat 0) is named ``host``; creations
+        are bounded per client ``address`` and in total."""
         cfg = check_config(raw)
-        name = check_name(host) if host is not None else None
+        name = check_name(host)
         n, bots = cfg["players"], cfg["bots"]
         humans = n - bots
-        if name is not None and humans == 0:
-            raise IllegalAction("bad_config", "bots: no seat is left for the host", field="bots")
+        if humans == 0:
+            raise IllegalAction("bad_config", "bots: a table needs at least one person",
+                                field="bots")
+        if self.running() >= self.settings.max_running_tables:
+            raise IllegalAction("too_many_tables", "the server is full; try again later")
+        if address is not None and self.running(address) >= self.settings.tables_per_address:
+            raise IllegalAction("too_many_tables",
+                                "you have too many tables running; finish or leave one first")
         seats = [SeatRow(i, "human") if i < humans else SeatRow(i, "bot", level=cfg["bot_level"])
                  for i in range(n)]
         code = security.new_code()
         while self.storage.load_table(code) is not None:
             code = security.new_code()
-        token = None
-        if name is not None:
-            token = security.new_token()
-            seats[0].name, seats[0].token_hash = name, security.hash_token(token)
+        token = security.new_token()
+        seats[0].name, seats[0].token_hash = name, security.hash_token(token)
         status = "waiting" if any(s.kind == "human" and not s.token_hash for s in seats) else "playing"
         row = TableRow(code, secrets.randbelow(2**31) if seed is None else seed, cfg, status,
                        time.time(), seats, [])
         self.storage.create_table(row)
         self._make_room()
         t = self.tables[code] = Table(row, self.storage, self.settings)
-        if name is not None:
-            t.gone_since[0] = _table._now()
-        return t, (0 if name is not None else None), token
+        if address is not None:
+            self.creators[code] = address
+        t.gone_since[0] = _table._now()
+        return t, 0, token
 
     def close(self) -> None:
         for t in self.tables.values():

@@ -27,6 +27,7 @@ class SeatRow:
     name: str = ""             # "" while a human seat is open
     token_hash: str = ""       # sha256 of the seat token ("" for bots and open seats)
     level: str = ""            # bot level for bot seats
+    deadline: float | None = None   # wall-clock end of the seat's running decision timer
 
 
 @dataclass
@@ -58,6 +59,10 @@ class Storage:
     def set_status(self, code: str, status: str) -> None:
         raise NotImplementedError
 
+    def set_deadline(self, code: str, seat: int, deadline: float | None) -> None:
+        """The wall-clock end of ``seat``'s running decision timer (None: no timer runs)."""
+        raise NotImplementedError
+
     def codes(self, status: str | None = None) -> list[str]:
         raise NotImplementedError
 
@@ -80,6 +85,7 @@ CREATE TABLE IF NOT EXISTS seats (
     name       TEXT NOT NULL,
     token_hash TEXT NOT NULL,
     level      TEXT NOT NULL,
+    deadline   REAL,
     PRIMARY KEY (code, seat)
 );
 CREATE TABLE IF NOT EXISTS submissions (
@@ -112,6 +118,9 @@ class SQLiteStorage(Storage):
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA busy_timeout=5000")
         self._db.executescript(SCHEMA)
+        columns = {r[1] for r in self._db.execute("PRAGMA table_info(seats)")}
+        if "deadline" not in columns:       # a database made before decision timers were stored
+            self._db.execute("ALTER TABLE seats ADD COLUMN deadline REAL")
 
     def _write(self, sql: str, params: tuple | list = (), many: bool = False) -> None:
         with self._lock:
@@ -148,7 +157,8 @@ class SQLiteStorage(Storage):
             if t is None:
                 return None
             seats = self._db.execute(
-                "SELECT seat, kind, name, token_hash, level FROM seats WHERE code=? ORDER BY seat",
+                "SELECT seat, kind, name, token_hash, level, deadline FROM seats WHERE code=? "
+                "ORDER BY seat",
                 (code,)).fetchall()
             subs = self._db.execute(
                 "SELECT seat, choice FROM submissions WHERE code=? ORDER BY idx", (code,)).fetchall()
@@ -166,6 +176,9 @@ class SQLiteStorage(Storage):
 
     def set_status(self, code: str, status: str) -> None:
         self._write("UPDATE tables SET status=? WHERE code=?", (status, code))
+
+    def set_deadline(self, code: str, seat: int, deadline: float | None) -> None:
+        self._write("UPDATE seats SET deadline=? WHERE code=? AND seat=?", (deadline, code, seat))
 
     def codes(self, status: str | None = None) -> list[str]:
         with self._lock:
@@ -208,6 +221,9 @@ class MemoryStorage(Storage):
 
     def set_status(self, code: str, status: str) -> None:
         self._tables[code].status = status
+
+    def set_deadline(self, code: str, seat: int, deadline: float | None) -> None:
+        self._tables[code].seats[seat].deadline = deadline
 
     def codes(self, status: str | None = None) -> list[str]:
         return [c for c, t in self._tables.items() if status is None or t.status == status]

@@ -26,10 +26,17 @@ from fuyuki.core.errors import IllegalAction
 from fuyuki.web import security
 from fuyuki.web.bots import bot_seed, pool, think
 from fuyuki.web.games import DEFAULT, Adapter, adapter
-from fuyuki.web.settings import Settings
+from fuyuki.web.settings import Settings, name_key
 from fuyuki.web.storage import SeatRow, Storage, TableRow
 
 _now = time.monotonic          # the tables' clock (tests move it)
+_wall = time.time              # the clock of stored decision deadlines (they outlive a process)
+
+# WebSocket close codes of the table server (1008: origin, hello or token refused)
+CLOSE_REPLACED = 4001          # a newer page of the same seat took this page's place
+CLOSE_NOT_FOUND = 4004         # no such table
+CLOSE_SPECTATORS_FULL = 4008   # the table's spectator places (or this address's) are taken
+CLOSE_TOO_MANY = 4029          # this address has too many open connections
 
 
 def event_json(adapter_: Adapter, game: Any, e, cache: dict | None = None) -> dict[str, Any]:
@@ -62,6 +69,8 @@ class Conn:
     log_pos: int = 0
     closed: bool = False
     strikes: int = 0
+    address: str = ""
+    close_code: int = 1000        # sent when the server ends this connection
 
     def push(self, text: str) -> bool:
         if self.closed:
@@ -70,12 +79,17 @@ class Conn:
             self.outbox.put_nowait(text)
             return True
         except asyncio.QueueFull:
-            self.closed = True        # a client that does not read is dropped
-            try:
-                self.outbox.put_nowait(None)
-            except asyncio.QueueFull:
-                pass
+            self.close_code = 1008
+            self.drop()               # a client that does not read is dropped
             return False
+
+    def drop(self) -> None:
+        """Close this connection from the server's side (its sender ends it)."""
+        self.closed = True
+        try:
+            self.outbox.put_nowait(None)
+        except asyncio.QueueFull:
+            pass
 
 
 def dumps(msg: dict[str, Any]) -> str:
@@ -107,7 +121,10 @@ class Table:
         self._bot_timer: asyncio.TimerHandle | None = None
         self._texts: dict[int, tuple] = {}
         self._thinking: set[int] = set()
+        self._timed: set[int] = set()      # seats whose timer started for the open decision
         self.slow_failures = 0
+        self.active_at = now               # the last connection, departure or move
+        self._restore_timers()
         self._track_decisions()
 
     # ------------------------------------------------------------------ facts
@@ -149,6 +166,18 @@ class Table:
     def connected(self, seat: int) -> bool:
         return any(c.seat == seat and not c.closed for c in self.conns)
 
+    def anyone_seated(self) -> bool:
+        """Is a person's page connected to one of the seats? (Spectators do not count: bots
+        never play a table on their own.)"""
+        return any(c.seat is not None and not c.closed for c in self.conns)
+
+    def running(self, now: float | None = None) -> bool:
+        """Does the table count against the server's bound of running tables? Waiting or
+        playing, and someone connected or active within ``idle_seconds``."""
+        if self.status == "over":
+            return False
+        return bool(self.conns) or (now or _now()) - self.active_at < self.settings.idle_seconds
+
     def auto(self, seat: int, now: float | None = None) -> bool:
         """Is a bot playing ``seat`` right now?"""
         s = self.seats[seat]
@@ -182,6 +211,9 @@ class Table:
     def join(self, name: str) -> tuple[int, str]:
         if self.status != "waiting":
             raise IllegalAction("table_started", "the game has already started")
+        key = name_key(name)
+        if any(s.name and name_key(s.name) == key for s in self.seats):
+            raise IllegalAction("name_taken", "another player at this table has that name")
         for s in self.seats:
             if s.kind == "human" and not s.token_hash:
                 token = security.new_token()
@@ -239,7 +271,8 @@ class Table:
         g = self.game
         g.submit(seat, choice)                         # IllegalAction: nothing changed
         self.asked_at.pop(seat, None)                  # answered: a next decision is a new turn
-        self.deadline.pop(seat, None)
+        self._stop_timer(seat)
+        self.active_at = _now()
         subs = self.submissions
         try:
             self.storage.append_submission(self.code, len(subs) - 1, seat, subs[-1][1])
@@ -266,23 +299,52 @@ class Table:
 
     # ------------------------------------------------------------------ bots and timers
     def _track_decisions(self) -> None:
-        """Note when each seat's open decision appeared (its ``turn``) and its deadline."""
+        """Note when each seat's open decision appeared (its ``turn``) and start its timer
+        once the seat's page is connected (the deadline is stored: it outlives a restart)."""
         pending = self.game.pending() if self.status == "playing" else {}
         now = _now()
         timer = self.row.config.get("timer", 0)
         for seat in list(self.asked_at):
             if seat not in pending:
                 del self.asked_at[seat]
-                self.deadline.pop(seat, None)
+                self._stop_timer(seat)
         for seat in pending:
             if seat not in self.asked_at:
                 self.asked_at[seat] = self.step
-                if timer and self.seats[seat].kind == "human":
-                    self.deadline[seat] = now + timer
+            if timer and seat not in self._timed and self.seats[seat].kind == "human" \
+                    and self.connected(seat):
+                self._timed.add(seat)
+                self.deadline[seat] = now + timer
+                self._store_deadline(seat, _wall() + timer)
         for seat, t in list(self.deadline.items()):
             if now >= t and not self.away[seat]:
                 self.away[seat] = True
                 del self.deadline[seat]
+
+    def _stop_timer(self, seat: int) -> None:
+        self.deadline.pop(seat, None)
+        if seat in self._timed:
+            self._timed.discard(seat)
+            self._store_deadline(seat, None)
+
+    def _store_deadline(self, seat: int, deadline: float | None) -> None:
+        self.seats[seat].deadline = deadline
+        try:
+            self.storage.set_deadline(self.code, seat, deadline)
+        except Exception:  # noqa: BLE001 - a lost deadline only gives a full timer after a restart
+            pass
+
+    def _restore_timers(self) -> None:
+        """After a restart: the timers that ran go on (with at least
+        ``restart_timer_floor`` seconds left, for the page to reconnect)."""
+        if self.status != "playing" or not self.row.config.get("timer", 0):
+            return
+        pending = self.game.pending()
+        for s in self.seats:
+            if s.deadline is not None and s.seat in pending:
+                left = max(s.deadline - _wall(), self.settings.restart_timer_floor)
+                self._timed.add(s.seat)
+                self.deadline[s.seat] = _now() + left
 
     def _bot(self, seat: int):
         bot = self.bots.get(seat)
@@ -311,7 +373,7 @@ class Table:
     def _auto_pending(self) -> list[int]:
         """Seats a bot must answer now (a slow bot already thinking is left out; it is
         started here)."""
-        if self.status != "playing" or self.game.over:
+        if self.status != "playing" or self.game.over or not self.anyone_seated():
             return []
         now = _now()
         seats = []
@@ -413,7 +475,25 @@ class Table:
         self._timer = self._bot_timer = None
 
     # ------------------------------------------------------------------ connections
+    def admit(self, conn: Conn) -> int | None:
+        """Make room for ``conn`` or say why not (a close code). A seat always gets in: its
+        oldest page beyond ``tabs_per_seat`` is closed. Spectators have places of their own,
+        and a few per client address."""
+        live = [c for c in self.conns if not c.closed]
+        if conn.seat is not None:
+            mine = [c for c in live if c.seat == conn.seat]
+            for old in mine[:max(0, len(mine) - self.settings.tabs_per_seat + 1)]:
+                old.close_code = CLOSE_REPLACED
+                old.drop()
+            return None
+        watching = [c for c in live if c.seat is None]
+        if len(watching) >= self.settings.max_spectators or \
+                sum(c.address == conn.address for c in watching) >= self.settings.spectators_per_address:
+            return CLOSE_SPECTATORS_FULL
+        return None
+
     def attach(self, conn: Conn) -> None:
+        self.active_at = _now()
         self.conns.append(conn)
         if conn.seat is not None:
             self.gone_since[conn.seat] = None
@@ -421,6 +501,7 @@ class Table:
         self.refresh()
 
     def detach(self, conn: Conn) -> None:
+        self.active_at = _now()
         conn.closed = True
         if conn in self.conns:
             self.conns.remove(conn)
