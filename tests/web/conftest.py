@@ -79,3 +79,24 @@ class LiveServer:
 def live_server():
     """``with live_server(app) as server: server.url``"""
     return LiveServer
+
+
+@pytest.fixture(scope="session")
+def postgres_server():
+    """A PostgreSQL server of the test run (started once), or a skip with the reason."""
+    from tests.web.postgres import PostgresServer
+
+    server = PostgresServer()
+    reason = server.start()
+    if reason is not None:
+        pytest.skip(reason)
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def postgres_url(postgres_server) -> str:
+    """The URL of a new, empty PostgreSQL database."""
+    return postgres_server.database()
