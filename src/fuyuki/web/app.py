@@ -10,14 +10,19 @@ HTTP
   GET  /api/cards                 = /api/games/sbb/data (names and texts, ja and en)
   POST /api/tables                create: {"game": id (default "sbb"), settings...,
                                            "name": host name or null}
+  GET  /api/tables                the public tables with an open seat (the lobby's list)
   GET  /api/tables/{code}         the public summary (no token, no seed, no hidden card)
+  GET  /api/tables/{code}/qr.svg  a QR code of the join link
   POST /api/tables/{code}/join    {"name"} -> {"seat", "token"}
-  GET  /api/tables/{code}/replay/{step}   public frame of a finished game
+  GET  /api/tables/{code}/replay/{step}[?hands=1]   public frame of a finished game (with
+                                  hands=1 every seat's own view too: the game is over)
 
 WebSocket /ws/{code}
   client -> server  {"type":"hello","token":T|null}   first, within hello_timeout
                     {"type":"move","choice":C,"turn":N}  N = the "turn" of the state message
                     {"type":"back"}   {"type":"start"} (host)   {"type":"ping"}
+                    {"type":"chat","text":T} | {"type":"chat","stamp":S}   (seats)
+                    {"type":"rematch"}   (a seat, after the game: the same players again)
   server -> client  {"type":"state", ...}   after every change (see Table.state_message)
                     {"type":"error","code":..,"message":..}   {"type":"pong"}
 """
@@ -30,13 +35,14 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from fuyuki.core.errors import IllegalAction
 from fuyuki.web import security
 from fuyuki.web.games import DEFAULT, adapter, games
 from fuyuki.web.manager import Manager
+from fuyuki.web.qr import qr_svg
 from fuyuki.web.settings import Settings, check_name
 from fuyuki.web.storage import SQLiteStorage, Storage
 from fuyuki.web.table import CLOSE_NOT_FOUND, CLOSE_TOO_MANY, Conn, dumps
@@ -157,6 +163,20 @@ def create_app(data: str | Path | None = None, *, storage: Storage | None = None
             return _error(exc)
         return {"code": table.code, "seat": seat, "token": token, "status": table.status}
 
+    @app.get("/api/tables")
+    async def open_tables():
+        """The tables their hosts made public that still have an open seat."""
+        return {"tables": manager.open_tables()}
+
+    @app.get("/api/tables/{code}/qr.svg")
+    async def invite_qr(code: str, request: Request):
+        """A QR code of the table's join link (drawn here: the page loads nothing from
+        elsewhere)."""
+        if manager.get(code) is None:
+            return _error(IllegalAction("not_found", "no such table"))
+        return Response(qr_svg(str(request.base_url).rstrip("/") + f"/t/{code}"),
+                        media_type="image/svg+xml", headers={"Cache-Control": "max-age=3600"})
+
     @app.get("/api/tables/{code}")
     async def table_summary(code: str):
         table = manager.get(code)
@@ -178,12 +198,12 @@ def create_app(data: str | Path | None = None, *, storage: Storage | None = None
         return {"code": code, "seat": seat, "token": token}
 
     @app.get("/api/tables/{code}/replay/{step}")
-    async def replay(code: str, step: int):
+    async def replay(code: str, step: int, hands: bool = False):
         table = manager.get(code)
         if table is None:
             return _error(IllegalAction("not_found", "no such table"))
         try:
-            return table.replay_frame(step)
+            return table.replay_frame(step, hands)
         except IllegalAction as exc:
             return _error(exc)
 
@@ -260,7 +280,7 @@ def create_app(data: str | Path | None = None, *, storage: Storage | None = None
                                      "message": f"a message is a JSON object of at most "
                                                 f"{settings.max_message} bytes"}))
                     continue
-                _handle(table, conn, data)
+                _handle(manager, table, conn, data)
         except WebSocketDisconnect:
             pass
         finally:
@@ -290,7 +310,7 @@ def _parse(message: dict[str, Any], limit: int) -> dict[str, Any] | None:
     return None if text is None else security.parse_json(text, limit)
 
 
-def _handle(table, conn: Conn, data: dict[str, Any]) -> None:
+def _handle(manager: Manager, table, conn: Conn, data: dict[str, Any]) -> None:
     kind = data.get("type")
     try:
         if kind == "move":
@@ -301,6 +321,10 @@ def _handle(table, conn: Conn, data: dict[str, Any]) -> None:
             table.start(conn.seat)
         elif kind == "ping":
             conn.push(dumps({"type": "pong"}))
+        elif kind == "chat":
+            table.post_chat(conn.seat, data)
+        elif kind == "rematch":
+            manager.rematch(table, conn.seat, conn.address)
         else:
             table.message(conn.seat, data)
     except IllegalAction as exc:

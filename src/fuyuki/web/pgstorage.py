@@ -42,6 +42,12 @@ CREATE TABLE IF NOT EXISTS submissions (
     choice TEXT NOT NULL,
     PRIMARY KEY (code, idx)
 );
+CREATE TABLE IF NOT EXISTS chat (
+    code  TEXT NOT NULL REFERENCES tables(code) ON DELETE CASCADE,
+    idx   INTEGER NOT NULL,
+    entry TEXT NOT NULL,
+    PRIMARY KEY (code, idx)
+);
 CREATE INDEX IF NOT EXISTS tables_status ON tables(status, created);
 """
 
@@ -106,9 +112,12 @@ class PostgresStorage(Storage):
                                    "WHERE code=%s ORDER BY seat", (code,)).fetchall()
                 subs = db.execute("SELECT seat, choice FROM submissions WHERE code=%s ORDER BY idx",
                                   (code,)).fetchall()
+                chat = db.execute("SELECT entry FROM chat WHERE code=%s ORDER BY idx",
+                                  (code,)).fetchall()
             return TableRow(t[0], int(t[1]), json.loads(t[2]), t[3], float(t[4]),
                             [SeatRow(*s) for s in seats],
-                            [(int(seat), json.loads(choice)) for seat, choice in subs])
+                            [(int(seat), json.loads(choice)) for seat, choice in subs],
+                            [json.loads(c[0]) for c in chat])
         return self._run(work)
 
     def _write(self, sql: str, params: tuple) -> None:
@@ -128,6 +137,10 @@ class PostgresStorage(Storage):
 
     def set_deadline(self, code: str, seat: int, deadline: float | None) -> None:
         self._write("UPDATE seats SET deadline=%s WHERE code=%s AND seat=%s", (deadline, code, seat))
+
+    def append_chat(self, code: str, index: int, entry: dict[str, Any]) -> None:
+        self._write("INSERT INTO chat(code, idx, entry) VALUES (%s,%s,%s)",
+                    (code, index, json.dumps(entry, ensure_ascii=False)))
 
     def codes(self, status: str | None = None) -> list[str]:
         def work(db):

@@ -32,6 +32,8 @@ class Settings:
     idle_seconds: float = 1800.0      # a table nobody has connected to for this long stops
                                       # counting as running (a waiting one, or one of absent
                                       # players: its bots wait for a person)
+    chat_rate: float = 0.5            # chat lines a second per seat (token bucket) ...
+    chat_burst: float = 5.0           # ... and burst
     restart_timer_floor: float = 10.0 # a decision timer restored after a restart keeps at
                                       # least this many seconds
     hard_seconds: float = 1.0         # thinking time of a slow (search) bot per decision

@@ -39,6 +39,7 @@ class TableRow:
     created: float
     seats: list[SeatRow] = field(default_factory=list)
     submissions: list[tuple[int, Any]] = field(default_factory=list)
+    chat: list[dict[str, Any]] = field(default_factory=list)
 
 
 class Storage:
@@ -61,6 +62,9 @@ class Storage:
 
     def set_deadline(self, code: str, seat: int, deadline: float | None) -> None:
         """The wall-clock end of ``seat``'s running decision timer (None: no timer runs)."""
+        raise NotImplementedError
+
+    def append_chat(self, code: str, index: int, entry: dict[str, Any]) -> None:
         raise NotImplementedError
 
     def codes(self, status: str | None = None) -> list[str]:
@@ -93,6 +97,12 @@ CREATE TABLE IF NOT EXISTS submissions (
     idx    INTEGER NOT NULL,
     seat   INTEGER NOT NULL,
     choice TEXT NOT NULL,
+    PRIMARY KEY (code, idx)
+);
+CREATE TABLE IF NOT EXISTS chat (
+    code  TEXT NOT NULL,
+    idx   INTEGER NOT NULL,
+    entry TEXT NOT NULL,
     PRIMARY KEY (code, idx)
 );
 """
@@ -162,9 +172,12 @@ class SQLiteStorage(Storage):
                 (code,)).fetchall()
             subs = self._db.execute(
                 "SELECT seat, choice FROM submissions WHERE code=? ORDER BY idx", (code,)).fetchall()
+            chat = self._db.execute("SELECT entry FROM chat WHERE code=? ORDER BY idx",
+                                    (code,)).fetchall()
         return TableRow(t[0], int(t[1]), json.loads(t[2]), t[3], float(t[4]),
                         [SeatRow(*s) for s in seats],
-                        [(int(seat), json.loads(choice)) for seat, choice in subs])
+                        [(int(seat), json.loads(choice)) for seat, choice in subs],
+                        [json.loads(c[0]) for c in chat])
 
     def update_seat(self, code: str, seat: SeatRow) -> None:
         self._write("UPDATE seats SET kind=?, name=?, token_hash=?, level=? WHERE code=? AND seat=?",
@@ -179,6 +192,10 @@ class SQLiteStorage(Storage):
 
     def set_deadline(self, code: str, seat: int, deadline: float | None) -> None:
         self._write("UPDATE seats SET deadline=? WHERE code=? AND seat=?", (deadline, code, seat))
+
+    def append_chat(self, code: str, index: int, entry: dict[str, Any]) -> None:
+        self._write("INSERT INTO chat(code, idx, entry) VALUES (?,?,?)",
+                    (code, index, json.dumps(entry, ensure_ascii=False)))
 
     def codes(self, status: str | None = None) -> list[str]:
         with self._lock:
@@ -209,7 +226,8 @@ class MemoryStorage(Storage):
         if t is None:
             return None
         return TableRow(t.code, t.seed, dict(t.config), t.status, t.created,
-                        [SeatRow(**vars(s)) for s in t.seats], list(t.submissions))
+                        [SeatRow(**vars(s)) for s in t.seats], list(t.submissions),
+                        [dict(c) for c in t.chat])
 
     def update_seat(self, code: str, seat: SeatRow) -> None:
         self._tables[code].seats[seat.seat] = SeatRow(**vars(seat))
@@ -224,6 +242,11 @@ class MemoryStorage(Storage):
 
     def set_deadline(self, code: str, seat: int, deadline: float | None) -> None:
         self._tables[code].seats[seat].deadline = deadline
+
+    def append_chat(self, code: str, index: int, entry: dict[str, Any]) -> None:
+        chat = self._tables[code].chat
+        assert index == len(chat)
+        chat.append(dict(entry))
 
     def codes(self, status: str | None = None) -> list[str]:
         return [c for c, t in self._tables.items() if status is None or t.status == status]

@@ -25,6 +25,7 @@ from typing import Any
 from fuyuki.core.errors import IllegalAction
 from fuyuki.web import security
 from fuyuki.web.bots import bot_seed, pool, think
+from fuyuki.web.chat import MAX_ENTRIES, chat_entry
 from fuyuki.web.games import DEFAULT, Adapter, adapter
 from fuyuki.web.settings import Settings, name_key
 from fuyuki.web.storage import SeatRow, Storage, TableRow
@@ -67,6 +68,7 @@ class Conn:
     outbox: asyncio.Queue
     limiter: security.RateLimiter
     log_pos: int = 0
+    chat_pos: int = 0
     closed: bool = False
     strikes: int = 0
     address: str = ""
@@ -110,6 +112,9 @@ class Table:
         self.adapter = adapter(cfg.get("game", DEFAULT))
         self.game = self._replayed(self.row.submissions)
         self.row.submissions = []          # the game's record holds them from now on
+        self.chat: list[dict[str, Any]] = self.row.chat
+        self._chat_limits: dict[int, security.RateLimiter] = {}
+        self.rematch_code: str | None = None   # the table of the same players' next game
         n = cfg["players"]
         now = _now()
         self.away = [False] * n            # timed out: bot plays until they come back
@@ -514,10 +519,13 @@ class Table:
         seat = conn.seat
         msg: dict[str, Any] = {"type": "state", "code": self.code, "status": self.status,
                                "config": self.config, "you": seat, "step": self.step,
-                               "seats": self.public_seats()}
+                               "seats": self.public_seats(), "chat_from": conn.chat_pos,
+                               "chat": self.chat[conn.chat_pos:], "rematch": self.rematch_code}
+        conn.chat_pos = len(self.chat)
         if self.status == "waiting":
             return msg
         g = self.game
+        msg["waiting_for"] = None if g.over else self.adapter.waiting_for(g)
         msg["view"] = self.adapter.page_view(g, seat)
         msg["events"] = [event_json(self.adapter, g, e, self._texts)
                          for e in g.events[conn.log_pos:] if e.visible_to(seat)]
@@ -537,9 +545,10 @@ class Table:
                 conn.push(dumps(self.state_message(conn)))
 
     # ------------------------------------------------------------------ replays
-    def replay_frame(self, step: int) -> dict[str, Any]:
-        """The public view after ``step`` submissions and the public events of that step.
-        Only for a finished game."""
+    def replay_frame(self, step: int, hands: bool = False) -> dict[str, Any]:
+        """The public view after ``step`` submissions, the public events of that step and the
+        chat until then; with ``hands``, every seat's own view too (its hand). Only for a
+        finished game."""
         if self.status != "over":
             raise IllegalAction("not_over", "replays open when the game is over")
         subs = self.submissions
@@ -551,9 +560,26 @@ class Table:
             if i == step - 1:
                 start = len(g.events)
             g.submit(seat, choice)
-        return {"step": step, "steps": len(subs), "view": self.adapter.page_view(g, None),
-                "events": [event_json(self.adapter, g, e)
-                           for e in g.events[start:] if e.visible_to(None)]}
+        frame = {"step": step, "steps": len(subs), "view": self.adapter.page_view(g, None),
+                 "events": [event_json(self.adapter, g, e)
+                            for e in g.events[start:] if e.visible_to(None)],
+                 "chat": [c for c in self.chat if c["step"] <= step]}
+        if hands:
+            frame["hands"] = [self.adapter.page_view(g, s.seat) for s in self.seats]
+        return frame
+
+    def post_chat(self, seat: int | None, data: dict[str, Any]) -> None:
+        """A seated player's chat line or stamp: stored, then shown to everyone."""
+        entry = chat_entry(seat, data, self.step)
+        if len(self.chat) >= MAX_ENTRIES:
+            raise IllegalAction("chat_full", "this table's chat is full")
+        limit = self._chat_limits.setdefault(
+            entry["seat"], security.RateLimiter(self.settings.chat_rate, self.settings.chat_burst))
+        if not limit.allow():
+            raise IllegalAction("rate_limited", "too many chat lines; wait a little")
+        self.storage.append_chat(self.code, len(self.chat), entry)
+        self.chat.append(entry)
+        self.broadcast()
 
     def message(self, seat: int | None, data: dict[str, Any]) -> None:
         """A game-specific client message (the adapter's; refused by default)."""
