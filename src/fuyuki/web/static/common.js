@@ -137,7 +137,7 @@ function parseAction(id) {
 function cardName(id) {
   if (id === null || id === undefined || id === "") return t("none");
   const c = CARD_INDEX[id];
-  if (c) return c.name.ja;                       // names stay Japanese
+  if (c) return lang() === "en" && c.name.en ? `${c.name.ja} (${c.name.en})` : c.name.ja;  // Japanese first
   const a = parseAction(id);
   if (a) {
     const kind = a.kind === "np" ? "宝具" : "出撃";

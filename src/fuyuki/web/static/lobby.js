@@ -78,6 +78,7 @@ async function createTable(ev) {
     mode: document.getElementById("c-mode").value,
     timer: +document.getElementById("c-timer").value || 0,
     options: [...document.querySelectorAll("#c-options input:checked")].map(i => i.value),
+    public: !!(document.getElementById("c-public") || {}).checked,
   };
   try {
     const r = await api("/api/tables", body);

@@ -7,7 +7,14 @@ const PARAMS = new URLSearchParams(location.search);
 const TOKEN_KEY = "fuyuki.token." + CODE;
 let ws = null, last = null, events = [], summary = null, spectate = PARAMS.has("watch");
 let promptTurn = null, selected = null, sentTurn = null, deadlineAt = null, timerHandle = null;
-let replayStep = null, replaySteps = 0, reconnectDelay = 800;
+let replayStep = null, replaySteps = 0, reconnectDelay = 800, sentRematch = false;
+
+Object.assign(I18N.ja, { phase_setup: "準備", phase_draft_master: "マスタードラフト", phase_draft_servant: "サーヴァントドラフト",
+  phase_gems: "GEM配置", phase_bid: "入札", phase_reveal: "公開", phase_battle: "バトル", phase_events: "イベント",
+  phase_draw: "補充", phase_paused: "中断", phase_over: "終了" });
+Object.assign(I18N.en, { phase_setup: "Setup", phase_draft_master: "Master draft", phase_draft_servant: "Servant draft",
+  phase_gems: "Gems", phase_bid: "Bidding", phase_reveal: "Reveal", phase_battle: "Battle", phase_events: "Events",
+  phase_draw: "Draw", phase_paused: "Paused", phase_over: "Over" });
 
 const $ = id => document.getElementById(id);
 const show = (id, on) => $(id).classList.toggle("hidden", !on);
@@ -33,8 +40,17 @@ function eventText(e) {
 // ------------------------------------------------------------------ start
 async function init() {
   applyI18n();
-  setupLangButton(() => { promptTurn = null; sentTurn = null; rerender(); });
   $("code").textContent = CODE;
+  Social.invite($("invite-btn"), CODE);
+  const soundLabel = Social.soundButton($("sound-btn"));
+  Social.chatPanel($("chat"), send);
+  setupLangButton(() => {
+    promptTurn = null; sentTurn = null; soundLabel();
+    const lines = Social.chat.slice();
+    Social.chatPanel($("chat"), send);
+    Social.chatUpdate({ chat: lines, chat_from: 0 }, seatName, !!last && last.you !== null);
+    rerender();
+  });
   try {
     summary = await api(`/api/tables/${CODE}`);
   } catch (e) {
@@ -48,6 +64,14 @@ async function init() {
   $("back-btn").addEventListener("click", () => send({ type: "back" }));
   $("confirm").addEventListener("click", () => { if (selected !== null) move(selected); });
   $("replay-btn").addEventListener("click", () => openReplay(0));
+  $("rematch-btn").addEventListener("click", () => { sentRematch = true; send({ type: "rematch" }); });
+  $("rematch-go").addEventListener("click", () => { if (last && last.rematch) Social.goRematch(CODE, last.rematch); });
+  $("rp-hands").addEventListener("change", () => openReplay(replayStep || 0));
+  // a tap on a card that is not a choice shows it large with its text (touch has no hover)
+  $("game").addEventListener("click", ev => {
+    const f = ev.target.closest(".face");
+    if (f && !f.classList.contains("option")) openCardDetail(f.dataset.card, last && last.view ? last.view.lands : null);
+  });
   $("rp-prev").addEventListener("click", () => openReplay(Math.max(0, replayStep - 1)));
   $("rp-next").addEventListener("click", () => openReplay(Math.min(replaySteps, replayStep + 1)));
   $("rp-start").addEventListener("click", () => openReplay(0));
@@ -84,6 +108,7 @@ function connect() {
   ws = new WebSocket(`${proto}//${location.host}/ws/${CODE}`);
   $("conn").textContent = t("connecting");
   ws.onopen = () => {
+    Social.connection(true);
     reconnectDelay = 800;
     promptTurn = null;
     sentTurn = null;
@@ -95,9 +120,14 @@ function connect() {
     if (msg.type === "state") onState(msg);
     else if (msg.type === "error") onError(msg);
   };
-  ws.onclose = () => {
+  ws.onclose = ev => {
     $("conn").textContent = t("disconnected");
     if (replayStep !== null) return;
+    Social.connection(false);
+    if (ev.code === 4001 || ev.code === 4008 || ev.code === 4004) {   // replaced by a newer page, no place, no table
+      $("reconnect").textContent = errText(ev.code === 4008 ? "no_room" : ev.code === 4004 ? "not_found" : "replaced");
+      return;
+    }
     setTimeout(connect, reconnectDelay);
     reconnectDelay = Math.min(reconnectDelay * 2, 10000);
   };
@@ -106,6 +136,7 @@ function connect() {
 function send(msg) { if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg)); }
 
 function move(choice) {
+  if (!ws || ws.readyState !== WebSocket.OPEN) return;     // the banner says why
   if (!last || last.turn === null || last.turn === undefined || sentTurn === last.turn) return;
   sentTurn = last.turn;
   $("prompt-err").textContent = "";
@@ -126,6 +157,12 @@ function onState(msg) {
   events.push(...fresh);
   last = msg;
   $("conn").textContent = msg.you === null ? t("spectating") : "";
+  Social.chatUpdate(msg, seatName, msg.you !== null);
+  if (msg.you !== null && msg.you !== undefined) {
+    Social.remember(CODE, { game: msg.config.game, title: { ja: "サーヴァント大戦", en: "Servant Big Battle" },
+      names: msg.seats.map(s => s.name || t("bot")), status: msg.status });
+  }
+  if (msg.rematch && sentRematch) Social.goRematch(CODE, msg.rematch);
   rerender(fresh.length);
 }
 
@@ -137,6 +174,7 @@ function rerender(freshCount) {
   show("lobby", false);
   show("game", true);
   const v = last.view;
+  drawTurn(v);
   drawBoard(v);
   drawMine(v);
   drawPrompt(v);
@@ -155,47 +193,54 @@ function drawLobby() {
   show("start-btn", last.you === 0);
 }
 
-function drawBoard(v) {
+// whose turn, in every phase, and the round's facts
+function drawTurn(v) {
+  const mine = !!(v.me && v.me.decision) && !v.over && last.turn !== null && last.turn !== undefined;
+  Social.turn(mine, last.turn);
+  const text = v.over ? t("game_over") : Social.waitingText(last.waiting_for, last.you, seatName);
+  $("turn-text").textContent = text;
+  $("turnbar").classList.toggle("mine", mine);
   const line = [
-    `${t("round")} ${v.round}`, `${t("parent")}: ${seatName(v.parent)}`,
+    `${t("round")} ${v.round}`, t("phase_" + v.phase), `${t("parent")}: ${seatName(v.parent)}`,
     `${t("pool")} ${v.pool}`, `${t("deck")} ${v.decks.action}`,
   ];
-  $("status-line").replaceChildren(...line.map(s => el("span", { text: s })));
+  $("status-line").replaceChildren(...line.map(x => el("span", { text: x })));
+}
+
+function drawBoard(v) {
   $("lands").replaceChildren(...v.lands.map(l => el("div", { class: `land c-${landColour(l.id)}`, "data-land": l.id },
-    el("div", { text: cardName(l.id) }), el("div", { class: "gems", text: `◆ ${l.gems}` }))));
+    el("div", { class: "lname", text: cardName(l.id) }), el("div", { class: "gems", text: `◆ ${l.gems}` }))));
+  const waiting = new Set(last.waiting_for || []);
   const rows = v.seats.map(p => {
     const s = last.seats[p.seat] || {};
     const tags = el("div", { class: "tags" });
+    if (waiting.has(p.seat) && !v.over) tags.append(el("span", { class: "turn", text: "●" }));
     if (p.seat === v.parent) tags.append(el("span", { class: "parent", text: t("parent") }));
     if (p.locked) tags.append(el("span", { class: "locked", text: t("locked") }));
     if (s.kind === "bot") tags.append(el("span", { text: t("bot") }));
     else if (s.auto) tags.append(el("span", { class: "auto", text: t("auto") }));
     else if (!s.connected) tags.append(el("span", { class: "off", text: t("offline") }));
     if (p.seat === last.you) tags.append(el("span", { text: t("you") }));
-    const master = p.master ? `${cardName(p.master)}${p.dark ? `(${t("dark")})` : ""}` : t("hidden");
-    const servant = p.servant ? cardName(p.servant) : t("hidden");
-    let cards = `${t("master")}: ${master} / ${t("servant")}: ${servant}`;
-    if (p.mana !== null && p.mana !== undefined) cards += ` / ${t("mana")} ${p.mana}`;
-    if (p.bid) cards += ` / ${t("bid_label")}: ${cardName(p.bid)}`;
-    return el("div", { class: "player" + (p.seat === last.you ? " me" : ""), "data-seat": p.seat },
+    const cards = el("div", { class: "cards-row mini" },
+      p.master ? cardFace(p.master, { attrs: p.dark ? { title: t("dark") } : {} }) : cardBack(t("master")),
+      p.servant ? cardFace(p.servant) : cardBack(t("servant")));
+    if (p.bid) cards.append(cardFace(p.bid, { lands: v.lands }));
+    if (p.mana !== null && p.mana !== undefined) cards.append(el("div", { class: "dim", text: `${t("mana")} ${p.mana}${p.dark ? ` · ${t("dark")}` : ""}` }));
+    return el("div", { class: "player" + (p.seat === last.you ? " me" : "") + (waiting.has(p.seat) && !v.over ? " waiting" : ""), "data-seat": p.seat },
       el("div", null, el("div", { class: "name", text: seatName(p.seat) }), tags),
       el("div", { class: "stats" }, el("div", { text: `◆ ${p.gems}${p.coins !== undefined ? ` · ● ${p.coins}` : ""}` }),
         el("div", { class: "dim", text: `${t("hand")} ${p.hand_size}` })),
-      el("div", { class: "cards", text: cards }));
+      cards);
   });
   $("players").replaceChildren(...rows);
 }
 
 function bigCard(id, up, dark) {
-  if (!id) return el("div", { class: "bigcard dim", text: t("none") });
-  const c = CARD_INDEX[id] || {};
-  const badge = el("span", { class: "badge " + (up ? "up" : "hid"), text: up ? t("revealed") : t("hidden") });
-  const title = el("div", { class: "title" }, cardName(id), badge);
-  if (dark) title.append(el("span", { class: "badge dark", text: t("dark") }));
-  const meta = c.group === "servants" ? `${t("power")} ${c.power} · ${t("np")}: ${c.np_name.ja}${c.auto ? ` (${t("auto_np")})` : ""}`
-    : c.group === "masters" ? `${t("mana")} ${c.mana} · ${c.ability_name.ja}` : "";
-  return el("div", { class: "bigcard", "data-card": id }, title, el("div", { class: "dim", text: meta }),
-    el("div", { class: "text", text: cardText(id) }));
+  if (!id) return cardBack(t("none"));
+  const f = cardFace(id, { big: true });
+  const badges = el("div", { class: "badges" }, el("span", { class: "badge " + (up ? "up" : "hid"), text: up ? t("revealed") : t("hidden") }));
+  if (dark) badges.append(el("span", { class: "badge dark", text: t("dark") }));
+  return el("div", { class: "withbadge" }, f, badges);
 }
 
 function drawMine(v) {
@@ -207,11 +252,7 @@ function drawMine(v) {
   $("my-servant").replaceChildren(bigCard(me.servant, p.servant_up, false));
   const seen = (me.seen || []).filter(c => c !== me.master && c !== me.servant);
   $("my-seen").textContent = seen.length ? `${t("seen")}: ${seen.map(cardName).join("、")}` : "";
-  $("my-hand").replaceChildren(...me.hand.map(c => {
-    const b = cardElement(c, { tabindex: "-1" });
-    b.classList.add("static");
-    return b;
-  }));
+  $("my-hand").replaceChildren(...me.hand.map(c => cardFace(c, { lands: v.lands })));
 }
 
 function isCardOption(o) {
@@ -244,21 +285,26 @@ function drawPrompt(v) {
   promptTurn = last.turn;
   selected = null;
   $("prompt-err").textContent = "";
+  $("option-text").textContent = "";
   $("prompt-title").textContent = `${t("your_turn")}: ${promptTitle(d)}`;
+  // your master and servant beside the bid (what your card will fight with)
+  const me = v.me;
+  $("prompt-mine").replaceChildren(...(d.kind === "bid" || d.kind === "jewel" || d.kind === "luck"
+    ? [me.master ? cardFace(me.master) : null, me.servant ? cardFace(me.servant) : null].filter(Boolean) : []));
   const box = $("prompt-options");
   const buttons = [];
   const cardOpts = d.options.filter(isCardOption);
   for (const o of d.options) {
     if (isCardOption(o)) {
-      const b = cardElement(o, { "data-option": String(o) });
-      b.classList.add("option");
+      const b = cardFace(o, { button: true, lands: v.lands, attrs: { "data-option": String(o) } });
+      b.classList.add("card", "option");
       b.addEventListener("click", () => {
         selected = o;
-        box.querySelectorAll(".card").forEach(x => x.classList.toggle("selected", x === b));
+        box.querySelectorAll(".option").forEach(x => x.classList.toggle("selected", x === b));
         $("confirm").disabled = false;
+        $("option-text").textContent = cardText(o);      // tap: the card's text (touch has no hover)
       });
-      const txt = cardText(o);
-      buttons.push(txt && d.kind.startsWith("draft") ? el("div", null, b, el("div", { class: "dim", text: txt })) : b);
+      buttons.push(b);
     } else {
       const cls = typeof o === "string" && CARD_INDEX[o] && CARD_INDEX[o].group === "lands" ? ` land c-${landColour(o)}` : "";
       const b = el("button", { type: "button", class: "option" + cls, "data-option": String(o), text: optionLabel(o) });
@@ -349,27 +395,37 @@ function drawEnd(v) {
     }
   });
   $("ranking").replaceChildren(...items);
+  const seated = last.you !== null && last.you !== undefined;
+  show("rematch-btn", seated && !last.rematch);
+  show("rematch-note", !!last.rematch);
+  $("rematch-go").textContent = seated ? t("rematch_go") : t("watch_btn");
+  if (!seated && last.rematch) $("rematch-go").onclick = () => { location.href = `/t/${last.rematch}?watch=1`; };
 }
 
 // ------------------------------------------------------------------ replay (finished games)
 async function openReplay(step) {
   try {
-    const f = await api(`/api/tables/${CODE}/replay/${step}`);
+    const hands = $("rp-hands").checked;
+    const f = await api(`/api/tables/${CODE}/replay/${step}${hands ? "?hands=1" : ""}`);
     replayStep = f.step;
     replaySteps = f.steps;
     if (!last) last = { seats: summary.seats, you: null };
     show("replay", true);
-    show("prompt", false);
-    show("mine", false);
-    show("end", false);
-    show("autobar", false);
-    show("battle", false);
-    show("lobby", false);
+    ["prompt", "mine", "end", "autobar", "battle", "lobby"].forEach(id => show(id, false));
     show("game", true);
     $("rp-step").textContent = f.step;
     $("rp-steps").textContent = f.steps;
+    $("turn-text").textContent = `${t("replay")} ${f.step}/${f.steps}`;
     drawBoard(f.view);
     drawLog(f.events, f.events.length);
+    Social.drawChat(f.chat || [], seatName);
+    show("rp-hands-box", !!f.hands);
+    if (f.hands) {
+      $("rp-hands-box").replaceChildren(el("h2", { text: t("hands_h") }), ...f.hands.map((h, s) => el("div", { class: "hand-row" },
+        el("div", { class: "name", text: seatName(s) }),
+        el("div", { class: "cards-row mini" },
+          ...[h.me.master, h.me.servant, ...h.me.hand].filter(Boolean).map(c => cardFace(c, { lands: f.view.lands }))))));
+    }
   } catch (e) {
     $("prompt-err").textContent = errText(e.code, e.message);
   }
