@@ -17,17 +17,10 @@ from fuyuki.web.app import create_app
 from fuyuki.web.settings import check_name
 from fuyuki.web.table import CLOSE_REPLACED, CLOSE_SPECTATORS_FULL, CLOSE_TOO_MANY
 from tests.web.conftest import fast_settings
-from tests.web.helpers import Client, close_all, connect_all, create, join, recv
+from tests.web.helpers import Client, close_all, connect_all, create, join, recv, three_humans
 
 DEEP = ["[" * 1000 + "]" * 1000, '{"a":' * 1000 + "1" + "}" * 1000,
         '{"type":"hello","token":' + "[" * 5000 + "]" * 5000 + "}"]
-
-
-def three_humans(http, **config):
-    made = create(http, players=3, bots=0, name="a", **config)
-    code = made["code"]
-    tokens = {0: made["token"], 1: join(http, code, "b")["token"], 2: join(http, code, "c")["token"]}
-    return code, tokens
 
 
 def closed_with(http, code: str, hello: dict | None = None) -> int:

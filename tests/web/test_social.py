@@ -11,14 +11,7 @@ from fastapi.testclient import TestClient
 from fuyuki.web.app import create_app
 from fuyuki.web.chat import MAX_TEXT, STAMPS
 from tests.web.conftest import fast_settings
-from tests.web.helpers import Client, close_all, connect_all, create, drive, join
-
-
-def three_humans(http, **config):
-    made = create(http, players=3, bots=0, name="a", **config)
-    code = made["code"]
-    tokens = {0: made["token"], 1: join(http, code, "b")["token"], 2: join(http, code, "c")["token"]}
-    return code, tokens
+from tests.web.helpers import Client, close_all, connect_all, create, drive, join, three_humans
 
 
 def read_all(clients):
