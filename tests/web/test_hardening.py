@@ -292,3 +292,20 @@ def test_names_are_unique_per_table(http):
         r = http.post(f"/api/tables/{made['code']}/join", json={"name": same})
         assert r.status_code == 409 and r.json()["error"] == "name_taken", same
     assert join(http, made["code"], "Bobby")["seat"] == 1
+
+
+def test_serve_hands_the_trusted_proxies_to_uvicorn_and_refuses_a_bad_db(monkeypatch, tmp_path):
+    import uvicorn
+    from typer.testing import CliRunner
+
+    from fuyuki.cli.main import app as cli
+
+    started = []
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, *a, **k: started.append(self.config))
+    r = CliRunner().invoke(cli, ["serve", "--data", str(tmp_path), "--proxy-headers",
+                                 "--forwarded-allow-ips", "10.0.0.5"])
+    assert r.exit_code == 0, r.output
+    assert started[0].proxy_headers and started[0].forwarded_allow_ips == "10.0.0.5"
+    assert started[0].ws_max_size == 16384
+    r = CliRunner().invoke(cli, ["serve", "--data", str(tmp_path), "--db", "mysql://x"])
+    assert r.exit_code == 2 and "postgresql://" in r.output and "Traceback" not in r.output

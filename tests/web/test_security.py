@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import pytest
 from fastapi.testclient import TestClient
-from starlette.websockets import WebSocketDisconnect
 
 from fuyuki.web import security
-from tests.web.helpers import Client, close_all, create
 
 
 def test_codes_and_tokens_are_random_and_tokens_are_kept_hashed():

@@ -4,6 +4,7 @@ never leaves the server's game ahead of what is stored."""
 from __future__ import annotations
 
 import random
+import sqlite3
 
 import pytest
 from fastapi.testclient import TestClient
@@ -102,7 +103,12 @@ def test_a_second_writer_of_the_same_step_is_refused(tmp_path, kind, request):
     store.create_table(TableRow("abcdefgh", 1, {"players": 3}, "playing", 1.0,
                                 [SeatRow(i, "human") for i in range(3)], []))
     store.append_submission("abcdefgh", 0, 0, "rin")
-    with pytest.raises(Exception):
+    refused: tuple[type[BaseException], ...] = (sqlite3.IntegrityError, AssertionError)
+    if kind == "postgres":
+        import psycopg
+
+        refused = (psycopg.errors.UniqueViolation,)
+    with pytest.raises(refused):
         store.append_submission("abcdefgh", 0, 1, "sakura")
     assert store.load_table("abcdefgh").submissions == [(0, "rin")]
     store.close()

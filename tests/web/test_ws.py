@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from fuyuki.web import bots, table
-from tests.web.helpers import close_all, Client, connect_all, create, join, recv, three_humans
+from tests.web.helpers import close_all, Client, connect_all, create, recv, three_humans
 
 
 def test_a_foreign_origin_is_refused_and_the_same_origin_let_in(http):

@@ -127,6 +127,7 @@ class Table:
         self._texts: dict[int, tuple] = {}
         self._thinking: set[int] = set()
         self._timed: set[int] = set()      # seats whose timer started for the open decision
+        self._waiting: tuple | None = None  # (step, status, pending) -> waiting_for
         self.slow_failures = 0
         self.active_at = now               # the last connection, departure or move
         self._restore_timers()
@@ -336,7 +337,7 @@ class Table:
         self.seats[seat].deadline = deadline
         try:
             self.storage.set_deadline(self.code, seat, deadline)
-        except Exception:  # noqa: BLE001 - a lost deadline only gives a full timer after a restart
+        except Exception:  # noqa: BLE001,S110 - a lost deadline: a full timer after a restart
             pass
 
     def _restore_timers(self) -> None:
@@ -525,7 +526,7 @@ class Table:
         if self.status == "waiting":
             return msg
         g = self.game
-        msg["waiting_for"] = None if g.over else self.adapter.waiting_for(g)
+        msg["waiting_for"] = self._waiting_for()
         msg["view"] = self.adapter.page_view(g, seat)
         msg["events"] = [event_json(self.adapter, g, e, self._texts)
                          for e in g.events[conn.log_pos:] if e.visible_to(seat)]
@@ -538,6 +539,13 @@ class Table:
             msg["deadline"] = max(0.0, round(t - _now(), 1)) if mine and t else None
             msg["auto"] = self.auto(seat)
         return msg
+
+    def _waiting_for(self) -> list[int] | None:
+        """Whom the table waits for (the adapter's public answer), once per step and status."""
+        key = (self.step, self.status, tuple(self.game.pending()))
+        if self._waiting is None or self._waiting[0] != key:
+            self._waiting = (key, None if self.game.over else self.adapter.waiting_for(self.game))
+        return self._waiting[1]
 
     def broadcast(self) -> None:
         for conn in list(self.conns):
