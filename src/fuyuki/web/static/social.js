@@ -10,7 +10,7 @@ Object.assign(I18N.ja, {
   qr_note: "スマホのカメラで読み取ると参加ページが開きます", close: "閉じる",
   sound_on: "♪ 音あり", sound_off: "♪ 音なし", turn_title: "● あなたの番",
   waiting_for: "待っている: {names}", waiting_hidden: "誰かが非公開の決定をしています…", your_turn_now: "あなたの番です",
-  chat_h: "チャット", chat_send: "送信", chat_placeholder: "メッセージ（200文字まで）", chat_spectator: "観戦者は読むだけです",
+  chat_h: "チャット", chat_send: "送信", chat_placeholder: "メッセージ（200文字まで）", chat_spectator: "観戦者は読むだけです", chat_replay: "リプレイのこの手順までのチャット",
   rematch: "同じメンバーでもう一戦", rematch_ready: "再戦のテーブルができました", rematch_go: "再戦へ",
   back_to_lobby: "ロビーに戻る", show_hands: "全員の手札を見る", hands_h: "全員のカード",
   history_h: "このブラウザで遊んだゲーム", open_tables_h: "参加者募集中のテーブル", no_open_tables: "いまはありません",
@@ -25,7 +25,7 @@ Object.assign(I18N.en, {
   qr_note: "Scan with a phone camera to open the join page", close: "Close",
   sound_on: "♪ Sound on", sound_off: "♪ Sound off", turn_title: "● Your move",
   waiting_for: "Waiting for: {names}", waiting_hidden: "Someone is making a secret decision…", your_turn_now: "Your move",
-  chat_h: "Chat", chat_send: "Send", chat_placeholder: "Message (up to 200 characters)", chat_spectator: "Spectators can read only",
+  chat_h: "Chat", chat_send: "Send", chat_placeholder: "Message (up to 200 characters)", chat_spectator: "Spectators can read only", chat_replay: "The chat up to this step of the replay",
   rematch: "Rematch with the same players", rematch_ready: "The rematch table is ready", rematch_go: "Go to the rematch",
   back_to_lobby: "Back to the lobby", show_hands: "Show every hand", hands_h: "Everyone's cards",
   history_h: "Games on this browser", open_tables_h: "Open tables", no_open_tables: "None right now",
@@ -152,8 +152,9 @@ const Social = {
     box.replaceChildren(el("h2", { text: t("chat_h") }), list, note, form, stamps);
     this.chat = [];
   },
-  // the state message's chat lines (chat_from: index of the first one sent)
-  chatUpdate(msg, seatName, canWrite) {
+  // the state message's chat lines (chat_from: index of the first one sent); ``note``: why
+  // this page cannot write (default: a spectator)
+  chatUpdate(msg, seatName, canWrite, note) {
     if (!msg.chat) return;
     this.chat.length = Math.min(this.chat.length, msg.chat_from || 0);
     this.chat.push(...msg.chat);
@@ -162,7 +163,9 @@ const Social = {
     if (form) {
       form.classList.toggle("hidden", !canWrite);
       document.getElementById("stamps").classList.toggle("hidden", !canWrite);
-      document.getElementById("chat-note").classList.toggle("hidden", canWrite);
+      const n = document.getElementById("chat-note");
+      n.textContent = t(note || "chat_spectator");
+      n.classList.toggle("hidden", canWrite);
     }
   },
   drawChat(lines, seatName) {

@@ -296,7 +296,8 @@ function drawPrompt(v) {
   const cardOpts = d.options.filter(isCardOption);
   for (const o of d.options) {
     if (isCardOption(o)) {
-      const b = cardFace(o, { button: true, lands: v.lands, attrs: { "data-option": String(o) } });
+      // a draft shows each card with its text: the choice is the card's ability
+      const b = cardFace(o, { button: true, lands: v.lands, big: d.kind.startsWith("draft"), attrs: { "data-option": String(o) } });
       b.classList.add("card", "option");
       b.addEventListener("click", () => {
         selected = o;
@@ -418,7 +419,7 @@ async function openReplay(step) {
     $("turn-text").textContent = `${t("replay")} ${f.step}/${f.steps}`;
     drawBoard(f.view);
     drawLog(f.events, f.events.length);
-    Social.drawChat(f.chat || [], seatName);
+    Social.chatUpdate({ chat: f.chat || [], chat_from: 0 }, seatName, false, "chat_replay");
     show("rp-hands-box", !!f.hands);
     if (f.hands) {
       $("rp-hands-box").replaceChildren(el("h2", { text: t("hands_h") }), ...f.hands.map((h, s) => el("div", { class: "hand-row" },
