@@ -62,7 +62,7 @@ def test_turn_chat_reconnect_layouts_replay_and_rematch_in_chromium(tmp_path, ap
             pages = {}
             for seat, token, viewport in ((0, made["token"], {"width": 1440, "height": 900}),
                                           (1, joined["token"], {"width": 390, "height": 844})):
-                ctx = browser.new_context(viewport=viewport)
+                ctx = browser.new_context(viewport=viewport, has_touch=seat == 1)
                 ctx.add_init_script(f"localStorage.setItem('fuyuki.token.{code}', '{token}')")
                 p = ctx.new_page()
                 p.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -137,6 +137,14 @@ def test_turn_chat_reconnect_layouts_replay_and_rematch_in_chromium(tmp_path, ap
             assert "●" not in desk.title()
             desk.screenshot(path=str(shots / "07-end-desktop.png"), full_page=True)
             phone.screenshot(path=str(shots / "08-end-phone.png"), full_page=True)
+
+            # a tap on a card (touch screens have no hover) shows it with its text
+            card = phone.locator("#my-hand .face").first
+            card.tap()
+            phone.wait_for_selector("#card-detail[open] .face.big .ftext, #card-detail[open] .face.action")
+            assert phone.locator("#card-detail .face").get_attribute("data-card") == card.get_attribute("data-card")
+            phone.click("#card-detail button[type=submit]")
+            phone.wait_for_selector("#card-detail:not([open])", state="attached")
 
             # the replay may show every hand once the game is over
             desk.click("#replay-btn")
