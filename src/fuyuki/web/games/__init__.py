@@ -19,6 +19,9 @@ server names a game. What an adapter provides (docs/web.md, "Adding a fourth gam
 ``levels() -> {level: bot name}``, ``takeover``, ``slow_bots``
     the bot levels offered in the lobby, the bot that plays a dropped or timed-out seat, and
     the bots too slow for the event loop (searched in a worker process).
+``pace``
+    the pause between two bot moves as a share of the server's ``bot_delay`` (a game of many
+    small decisions plays its bots faster, so people can follow without waiting).
 ``make_bot(name, seed, seat, config, **kw)``
     a bot object with ``choose(view, decision)``; it sees only ``game.view(seat)``.
 ``page_view(game, seat) -> dict``
@@ -51,6 +54,7 @@ class Adapter:
     page = "table.html"
     takeover = "heuristic"
     slow_bots: frozenset[str] = frozenset()
+    pace = 1.0
 
     def check_config(self, raw: dict[str, Any]) -> dict[str, Any]:
         raise NotImplementedError
@@ -120,9 +124,10 @@ class Adapter:
 
 
 def _registry() -> dict[str, Adapter]:
+    from fuyuki.web.games.board import BoardAdapter
     from fuyuki.web.games.sbb import SbbAdapter
 
-    return {a.name: a for a in (SbbAdapter(),)}
+    return {a.name: a for a in (SbbAdapter(), BoardAdapter())}
 
 
 ADAPTERS: dict[str, Adapter] = {}

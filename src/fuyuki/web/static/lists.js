@@ -3,7 +3,7 @@
 "use strict";
 
 function tableTitle(g) {
-  const title = g.title ? (g.title[lang()] || g.title.ja) : "";
+  const title = typeof g.title === "string" ? g.title : g.title ? (g.title[lang()] || g.title.ja) : "";
   return title || g.game || "";
 }
 

@@ -47,8 +47,6 @@ const STAMPS = ["hello", "gg", "thanks", "sorry", "nice", "wow", "thinking", "oo
 // (text, not emoji: a phone or a server without an emoji font would show empty boxes)
 
 const Social = {
-  baseTitle: null,
-
   // ---------------------------------------------------------------- connection banner
   // A loud banner while the WebSocket is down; the page's prompt is disabled meanwhile
   // (body.offline), so nobody clicks into the void.
@@ -67,8 +65,8 @@ const Social = {
   // ``mine``: this seat has an open decision. The tab title says so (also when the tab is in
   // the background) and, if the player switched the sound on, a short tone plays once per turn.
   turn(mine, turnId) {
-    if (this.baseTitle === null) this.baseTitle = document.title;
-    document.title = mine ? `${t("turn_title")} — ${t("title")}` : t("title");
+    const title = t(document.body.dataset.title || "title");
+    document.title = mine ? `${t("turn_title")} — ${title}` : title;
     if (mine && turnId !== this._lastTurn) this.beep();
     this._lastTurn = mine ? turnId : null;
   },

@@ -1,13 +1,10 @@
-// The table page: a seat, a spectator or a replay. Everything shown comes from the server's
-// state messages (built from view(seat)); this page holds no secret of its own.
+// Servant Big Battle's table page: lands, players, your cards (drawn as the print-and-play
+// faces, cardface.js), the prompt, the last battle. The machinery (connection, join, timer,
+// replay, chat, rematch, whose turn, the reconnect banner) is client.js and social.js; this
+// draws the page data.
 "use strict";
 
-const CODE = (location.pathname.match(/\/t\/([A-Za-z0-9_-]+)/) || [])[1] || "";
-const PARAMS = new URLSearchParams(location.search);
-const TOKEN_KEY = "fuyuki.token." + CODE;
-let ws = null, last = null, events = [], summary = null, spectate = PARAMS.has("watch");
-let promptTurn = null, selected = null, sentTurn = null, deadlineAt = null, timerHandle = null;
-let replayStep = null, replaySteps = 0, reconnectDelay = 800, sentRematch = false;
+let promptTurn = null, selected = null;
 
 Object.assign(I18N.ja, { phase_setup: "準備", phase_draft_master: "マスタードラフト", phase_draft_servant: "サーヴァントドラフト",
   phase_gems: "GEM配置", phase_bid: "入札", phase_reveal: "公開", phase_battle: "バトル", phase_events: "イベント",
@@ -16,190 +13,44 @@ Object.assign(I18N.en, { phase_setup: "Setup", phase_draft_master: "Master draft
   phase_gems: "Gems", phase_bid: "Bidding", phase_reveal: "Reveal", phase_battle: "Battle", phase_events: "Events",
   phase_draw: "Draw", phase_paused: "Paused", phase_over: "Over" });
 
-const $ = id => document.getElementById(id);
-const show = (id, on) => $(id).classList.toggle("hidden", !on);
-
-function seatName(i) {
-  const seats = (last && last.seats) || (summary && summary.seats) || [];
-  const s = seats[i];
-  let name = s ? (s.name || (s.kind === "bot" ? `${t("bot")}` : t("open_seat"))) : "";
-  return `P${i} ${name}`.trim();
-}
-
-function eventText(e) {
-  let text = e.text ? (e.text[lang()] || e.text.ja) : `${e.kind} ${JSON.stringify(e.data)}`;
-  const seats = (last && last.seats) || [];
-  text = text.replace(/\bP(\d)\b/g, (m, d) => {
-    const s = seats[+d];
-    const n = s && (s.name || (s.kind === "bot" ? t("bot") : ""));
-    return n ? `P${d}(${n})` : m;
-  });
-  return text;
-}
-
-// ------------------------------------------------------------------ start
-async function init() {
-  applyI18n();
-  $("code").textContent = CODE;
-  Social.invite($("invite-btn"), CODE);
-  const soundLabel = Social.soundButton($("sound-btn"));
-  Social.chatPanel($("chat"), send);
-  setupLangButton(() => {
-    promptTurn = null; sentTurn = null; soundLabel();
-    const lines = Social.chat.slice();
-    Social.chatPanel($("chat"), send);
-    Social.chatUpdate({ chat: lines, chat_from: 0 }, seatName, !!last && last.you !== null);
-    rerender();
-  });
-  try {
-    summary = await api(`/api/tables/${CODE}`);
-  } catch (e) {
-    show("unknown", true);
-    return;
-  }
-  await loadCards(summary.config.edition, summary.config.mode);
-  $("watch-btn").addEventListener("click", () => { spectate = true; show("join", false); connect(); });
-  $("join-form").addEventListener("submit", joinTable);
-  $("start-btn").addEventListener("click", () => send({ type: "start" }));
-  $("back-btn").addEventListener("click", () => send({ type: "back" }));
-  $("confirm").addEventListener("click", () => { if (selected !== null) move(selected); });
-  $("replay-btn").addEventListener("click", () => openReplay(0));
-  $("rematch-btn").addEventListener("click", () => { sentRematch = true; send({ type: "rematch" }); });
-  $("rematch-go").addEventListener("click", () => { if (last && last.rematch) Social.goRematch(CODE, last.rematch); });
-  $("rp-hands").addEventListener("change", () => openReplay(replayStep || 0));
-  // a tap on a card that is not a choice shows it large with its text (touch has no hover)
-  $("game").addEventListener("click", ev => {
-    const f = ev.target.closest(".face");
-    if (f && !f.classList.contains("option")) openCardDetail(f.dataset.card, last && last.view ? last.view.lands : null);
-  });
-  $("rp-prev").addEventListener("click", () => openReplay(Math.max(0, replayStep - 1)));
-  $("rp-next").addEventListener("click", () => openReplay(Math.min(replaySteps, replayStep + 1)));
-  $("rp-start").addEventListener("click", () => openReplay(0));
-  $("rp-end").addEventListener("click", () => openReplay(replaySteps));
-  const token = localStorage.getItem(TOKEN_KEY);
-  const open = summary.seats.some(s => s.open);
-  if (!token && !spectate && summary.status === "waiting" && open) {
-    $("join-name").value = localStorage.getItem("fuyuki.name") || "";
-    show("join", true);
-    return;
-  }
-  if (PARAMS.has("replay") && summary.status === "over") { show("game", true); openReplay(0); return; }
-  connect();
-}
-
-async function joinTable(ev) {
-  ev.preventDefault();
-  const name = $("join-name").value.trim();
-  localStorage.setItem("fuyuki.name", name);
-  try {
-    const r = await api(`/api/tables/${CODE}/join`, { name });
-    localStorage.setItem(TOKEN_KEY, r.token);
-    show("join", false);
-    connect();
-  } catch (e) {
-    $("join-err").textContent = e.code === "table_full" || e.code === "table_started" ? t("table_full") : errText(e.code, e.message);
-    if (e.code === "table_full" || e.code === "table_started") { spectate = true; setTimeout(() => { show("join", false); connect(); }, 1200); }
-  }
-}
-
-// ------------------------------------------------------------------ the connection
-function connect() {
-  const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  ws = new WebSocket(`${proto}//${location.host}/ws/${CODE}`);
-  $("conn").textContent = t("connecting");
-  ws.onopen = () => {
-    Social.connection(true);
-    reconnectDelay = 800;
-    promptTurn = null;
-    sentTurn = null;
-    const token = spectate ? null : localStorage.getItem(TOKEN_KEY);
-    ws.send(JSON.stringify({ type: "hello", token }));
-  };
-  ws.onmessage = ev => {
-    const msg = JSON.parse(ev.data);
-    if (msg.type === "state") onState(msg);
-    else if (msg.type === "error") onError(msg);
-  };
-  ws.onclose = ev => {
-    $("conn").textContent = t("disconnected");
-    if (replayStep !== null) return;
-    Social.connection(false);
-    if (ev.code === 4001 || ev.code === 4008 || ev.code === 4004) {   // replaced by a newer page, no place, no table
-      $("reconnect").textContent = errText(ev.code === 4008 ? "no_room" : ev.code === 4004 ? "not_found" : "replaced");
-      return;
+const SBB = {
+  async load(summary) {
+    await loadCards(summary.config.edition, summary.config.mode);
+    $("confirm").addEventListener("click", () => { if (selected !== null) move(selected); });
+    // a tap on a card that is not a choice shows it large with its text (touch has no hover)
+    $("game").addEventListener("click", ev => {
+      const f = ev.target.closest(".face");
+      if (f && !f.classList.contains("option")) openCardDetail(f.dataset.card, last && last.view ? last.view.lands : null);
+    });
+  },
+  forget() { promptTurn = null; sentTurn = null; },
+  render(v, freshCount) {
+    drawStatus(v);
+    drawBoard(v);
+    drawMine(v);
+    drawPrompt(v);
+    drawLog(events, freshCount);
+    drawBattle(events, freshCount);
+    drawEnd(v);
+  },
+  replay(f) {
+    show("mine", false);
+    show("battle", false);
+    drawStatus(f.view);
+    drawBoard(f.view);
+    drawLog(f.events, f.events.length);
+    show("rp-hands-box", !!f.hands);
+    if (f.hands) {         // every seat's cards (the game is over)
+      $("rp-hands-box").replaceChildren(el("h2", { text: t("hands_h") }), ...f.hands.map((h, s) => el("div", { class: "hand-row" },
+        el("div", { class: "name", text: seatName(s) }),
+        el("div", { class: "cards-row mini" },
+          ...[h.me.master, h.me.servant, ...h.me.hand].filter(Boolean).map(c => cardFace(c, { lands: f.view.lands }))))));
     }
-    setTimeout(connect, reconnectDelay);
-    reconnectDelay = Math.min(reconnectDelay * 2, 10000);
-  };
-}
+  },
+};
 
-function send(msg) { if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg)); }
-
-function move(choice) {
-  if (!ws || ws.readyState !== WebSocket.OPEN) return;     // the banner says why
-  if (!last || last.turn === null || last.turn === undefined || sentTurn === last.turn) return;
-  sentTurn = last.turn;
-  $("prompt-err").textContent = "";
-  send({ type: "move", choice, turn: last.turn });
-  document.querySelectorAll("#prompt button").forEach(b => { b.disabled = true; });
-}
-
-function onError(msg) {
-  if (msg.code === "bad_token") { localStorage.removeItem(TOKEN_KEY); spectate = true; return; }
-  sentTurn = null;
-  $("prompt-err").textContent = errText(msg.code, msg.message);
-  document.querySelectorAll("#prompt button").forEach(b => { b.disabled = false; });
-}
-
-function onState(msg) {
-  if (msg.from_start) events = [];
-  const fresh = msg.events || [];
-  events.push(...fresh);
-  last = msg;
-  $("conn").textContent = msg.you === null ? t("spectating") : "";
-  Social.chatUpdate(msg, seatName, msg.you !== null);
-  if (msg.you !== null && msg.you !== undefined) {
-    Social.remember(CODE, { game: msg.config.game, title: { ja: "サーヴァント大戦", en: "Servant Big Battle" },
-      names: msg.seats.map(s => s.name || t("bot")), status: msg.status });
-  }
-  if (msg.rematch && sentRematch) Social.goRematch(CODE, msg.rematch);
-  rerender(fresh.length);
-}
-
-// ------------------------------------------------------------------ drawing
-function rerender(freshCount) {
-  if (replayStep !== null) return;
-  if (!last) return;
-  if (last.status === "waiting") { drawLobby(); return; }
-  show("lobby", false);
-  show("game", true);
-  const v = last.view;
-  drawTurn(v);
-  drawBoard(v);
-  drawMine(v);
-  drawPrompt(v);
-  drawLog(events, freshCount || 0);
-  drawBattle(events, freshCount || 0);
-  drawEnd(v);
-  show("autobar", !!last.auto && !v.over);
-}
-
-function drawLobby() {
-  show("game", false);
-  show("lobby", true);
-  $("lobby-link").textContent = `${location.origin}/t/${CODE}`;
-  $("lobby-seats").replaceChildren(...last.seats.map(s => el("li", { class: s.seat === last.you ? "me" : "" },
-    `${seatName(s.seat)}${s.seat === last.you ? ` (${t("you")})` : ""}`)));
-  show("start-btn", last.you === 0);
-}
-
-// whose turn, in every phase, and the round's facts
-function drawTurn(v) {
-  const mine = !!(v.me && v.me.decision) && !v.over && last.turn !== null && last.turn !== undefined;
-  Social.turn(mine, last.turn);
-  const text = v.over ? t("game_over") : Social.waitingText(last.waiting_for, last.you, seatName);
-  $("turn-text").textContent = text;
-  $("turnbar").classList.toggle("mine", mine);
+// the round's facts beside whom the table waits for (client.js writes that part)
+function drawStatus(v) {
   const line = [
     `${t("round")} ${v.round}`, t("phase_" + v.phase), `${t("parent")}: ${seatName(v.parent)}`,
     `${t("pool")} ${v.pool}`, `${t("deck")} ${v.decks.action}`,
@@ -318,33 +169,7 @@ function drawPrompt(v) {
   confirm.textContent = d.kind === "bid" ? t("lock_bid") : t("confirm");
   confirm.disabled = true;
   show("confirm", cardOpts.length > 0);
-  deadlineAt = last.deadline ? Date.now() + last.deadline * 1000 : null;
   drawTimer();
-}
-
-function drawTimer() {
-  stopTimer();
-  if (!deadlineAt) { $("timer").textContent = ""; return; }
-  const tick = () => {
-    const n = Math.max(0, Math.ceil((deadlineAt - Date.now()) / 1000));
-    $("timer").textContent = t("seconds_left", { n });
-  };
-  tick();
-  timerHandle = setInterval(tick, 500);
-}
-function stopTimer() { if (timerHandle) clearInterval(timerHandle); timerHandle = null; }
-
-function drawLog(list, freshCount) {
-  const box = $("log");
-  const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 40;
-  const start = Math.max(0, list.length - 400);
-  box.replaceChildren(...list.slice(start).map((e, i) => {
-    const cls = ["ev", e.kind];
-    if (e.private) cls.push("private");
-    if (i + start >= list.length - freshCount) cls.push("new");
-    return el("div", { class: cls.join(" "), "data-kind": e.kind, text: eventText(e) });
-  }));
-  if (atBottom || freshCount) box.scrollTop = box.scrollHeight;
 }
 
 // the last reveal and what followed it, one line a step (battles, effects, gems, draws)
@@ -396,40 +221,6 @@ function drawEnd(v) {
     }
   });
   $("ranking").replaceChildren(...items);
-  const seated = last.you !== null && last.you !== undefined;
-  show("rematch-btn", seated && !last.rematch);
-  show("rematch-note", !!last.rematch);
-  $("rematch-go").textContent = seated ? t("rematch_go") : t("watch_btn");
-  if (!seated && last.rematch) $("rematch-go").onclick = () => { location.href = `/t/${last.rematch}?watch=1`; };
 }
 
-// ------------------------------------------------------------------ replay (finished games)
-async function openReplay(step) {
-  try {
-    const hands = $("rp-hands").checked;
-    const f = await api(`/api/tables/${CODE}/replay/${step}${hands ? "?hands=1" : ""}`);
-    replayStep = f.step;
-    replaySteps = f.steps;
-    if (!last) last = { seats: summary.seats, you: null };
-    show("replay", true);
-    ["prompt", "mine", "end", "autobar", "battle", "lobby"].forEach(id => show(id, false));
-    show("game", true);
-    $("rp-step").textContent = f.step;
-    $("rp-steps").textContent = f.steps;
-    $("turn-text").textContent = `${t("replay")} ${f.step}/${f.steps}`;
-    drawBoard(f.view);
-    drawLog(f.events, f.events.length);
-    Social.chatUpdate({ chat: f.chat || [], chat_from: 0 }, seatName, false, "chat_replay");
-    show("rp-hands-box", !!f.hands);
-    if (f.hands) {
-      $("rp-hands-box").replaceChildren(el("h2", { text: t("hands_h") }), ...f.hands.map((h, s) => el("div", { class: "hand-row" },
-        el("div", { class: "name", text: seatName(s) }),
-        el("div", { class: "cards-row mini" },
-          ...[h.me.master, h.me.servant, ...h.me.hand].filter(Boolean).map(c => cardFace(c, { lands: f.view.lands }))))));
-    }
-  } catch (e) {
-    $("prompt-err").textContent = errText(e.code, e.message);
-  }
-}
-
-init();
+startTable(SBB);
