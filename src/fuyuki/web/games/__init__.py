@@ -42,7 +42,8 @@ server names a game. What an adapter provides (docs/web.md, "Adding a fourth gam
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, ClassVar
 
 from fuyuki.core.errors import IllegalAction
 from fuyuki.core.events import Event
@@ -50,7 +51,7 @@ from fuyuki.core.events import Event
 
 class Adapter:
     name = ""
-    title: dict[str, str] = {}
+    title: ClassVar[dict[str, str]] = {}
     page = "table.html"
     takeover = "heuristic"
     slow_bots: frozenset[str] = frozenset()
@@ -102,7 +103,7 @@ class Adapter:
             if k not in known | {"players", "bots", "bot_level", "timer"}:
                 raise self.bad(k, "unknown field")
 
-    def check_common(self, raw: dict[str, Any], known: set[str], players: list[int] | range,
+    def check_common(self, raw: dict[str, Any], known: set[str], players: Sequence[int],
                      default_players: int, default_level: str) -> dict[str, Any]:
         """The fields every game has: ``players``, ``bots``, ``bot_level``, ``timer``;
         any field outside ``known`` (and those) is refused."""

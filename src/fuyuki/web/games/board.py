@@ -8,7 +8,7 @@ on the map (``refs``): a character, the areas a move lands on, or a card of the 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from fuyuki.board import default_pack, new_game
 from fuyuki.board.agents import make_bot
@@ -25,7 +25,7 @@ CHAR_KINDS = ("target", "aim", "heal_target", "order")
 
 class BoardAdapter(Adapter):
     name = "board"
-    title = {"ja": "聖杯戦争ボード", "en": "Grail War Board"}
+    title: ClassVar[dict[str, str]] = {"ja": "聖杯戦争ボード", "en": "Grail War Board"}
     page = "board.html"
     pace = 0.3             # a turn is many small decisions (group, part, target...)
 
@@ -128,17 +128,22 @@ def option_ref(view: dict[str, Any], d: dict[str, Any], o: Any) -> dict[str, Any
         return {"card": s}
     if kind == "action" and head == "card":
         return {"card": rest}
+    if kind == "defence" and "+" in s:               # 防御 / 回避 with a card of the hand
+        return {"card": s.split("+", 1)[1]}
     if head in ("cover", "fight", "first_aid", "recontract", "build") and rest in chars:
         return {"char": rest}
     if kind == "action" and head == "ability":
         return {"char": rest.split(":")[-1]}
     if kind == "move" and head == "move":
-        areas = [p for c in _group(view, view["seat"], d["info"].get("group", "together"))
-                 if (p := _step(view, c, rest)) is not None]
+        areas: list[list[int]] = []
+        for c in _group(view, view["seat"], d["info"].get("group", "together")):
+            p = _step(view, c, rest)
+            if p is not None and p not in areas:
+                areas.append(p)
         return {"areas": areas} if areas else None
     if kind == "dash":
         cid, _, way = s.partition(":")
-        c = next((c for c in view["chars"] if c["id"] == cid), None)
-        p = _step(view, c, way) if c is not None and way in DIRS else None
+        found = [c for c in view["chars"] if c["id"] == cid]
+        p = _step(view, found[0], way) if found and way in DIRS else None
         return {"areas": [p], "char": cid} if p is not None else None
     return None

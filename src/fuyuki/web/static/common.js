@@ -63,8 +63,8 @@ const I18N = {
 };
 
 // the table server's lobby (every game)
-Object.assign(I18N.ja, { lobby_title: "fuyuki オンライン — 友だちと遊ぶ", game: "ゲーム" });
-Object.assign(I18N.en, { lobby_title: "fuyuki online — play with friends", game: "Game" });
+Object.assign(I18N.ja, { lobby_title: "fuyuki オンライン — 友だちと遊ぶ", game: "ゲーム", rules_sbb: "サーヴァント大戦のカード一覧" });
+Object.assign(I18N.en, { lobby_title: "fuyuki online — play with friends", game: "Game", rules_sbb: "Servant Big Battle's cards" });
 
 const ERRORS = {
   ja: { not_an_option: "その選択はできません", not_your_turn: "今はあなたの番ではありません", stale_decision: "その決定はもう締め切られました",
