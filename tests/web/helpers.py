@@ -126,3 +126,11 @@ def join(http, code: str, name: str) -> dict[str, Any]:
     r = http.post(f"/api/tables/{code}/join", json={"name": name})
     assert r.status_code == 200, r.text
     return r.json()
+
+
+def three_humans(http, **config) -> tuple[str, dict[int, str]]:
+    """A 3-seat table of three people (the host "a", then "b" and "c"): its code and tokens."""
+    made = create(http, players=3, bots=0, name="a", **config)
+    code = made["code"]
+    tokens = {0: made["token"], 1: join(http, code, "b")["token"], 2: join(http, code, "c")["token"]}
+    return code, tokens

@@ -96,7 +96,7 @@ def play(http, app, players: int, bots: int, seed: int, rng: random.Random, spec
         {"game": "board", "players": players, "bots": bots, "bot_level": "normal"}, "host", seed=seed)
     tokens = {0: host_token}
     for i in range(1, players - bots):
-        tokens[i] = join(http, table.code, f"p{i}")["token"]
+        tokens[i] = join(http, table.code, f"player{i}")["token"]
     seats, clients = connect_all(http, table.code, tokens, spectators=spectators)
     drive(seats, clients, rng, max_moves=20000, until=until)
     return table, seats, clients, tokens

@@ -52,7 +52,7 @@ def test_every_board_setting_is_checked(http, config, field):
 def test_a_board_config_names_its_game_and_camps():
     cfg = check_config({"game": "board", "players": 2, "camps": ["caster", "rider"]})
     assert cfg == {"game": "board", "players": 2, "camps": ["caster", "rider"], "bots": 0,
-                   "bot_level": "normal", "timer": 0}
+                   "bot_level": "normal", "timer": 0, "public": False}
     with pytest.raises(IllegalAction):
         check_config([])
     assert check_config({})["game"] == "sbb"

@@ -10,14 +10,7 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from fuyuki.web import bots, table
-from tests.web.helpers import close_all, Client, connect_all, create, join, recv
-
-
-def three_humans(http, **config):
-    made = create(http, players=3, bots=0, name="a", **config)
-    code = made["code"]
-    tokens = {0: made["token"], 1: join(http, code, "b")["token"], 2: join(http, code, "c")["token"]}
-    return code, tokens
+from tests.web.helpers import close_all, Client, connect_all, create, recv, three_humans
 
 
 def test_a_foreign_origin_is_refused_and_the_same_origin_let_in(http):

@@ -25,11 +25,19 @@ from typing import Any
 from fuyuki.core.errors import IllegalAction
 from fuyuki.web import security
 from fuyuki.web.bots import bot_seed, pool, think
+from fuyuki.web.chat import MAX_ENTRIES, chat_entry
 from fuyuki.web.games import DEFAULT, Adapter, adapter
-from fuyuki.web.settings import Settings
+from fuyuki.web.settings import Settings, name_key
 from fuyuki.web.storage import SeatRow, Storage, TableRow
 
 _now = time.monotonic          # the tables' clock (tests move it)
+_wall = time.time              # the clock of stored decision deadlines (they outlive a process)
+
+# WebSocket close codes of the table server (1008: origin, hello or token refused)
+CLOSE_REPLACED = 4001          # a newer page of the same seat took this page's place
+CLOSE_NOT_FOUND = 4004         # no such table
+CLOSE_SPECTATORS_FULL = 4008   # the table's spectator places (or this address's) are taken
+CLOSE_TOO_MANY = 4029          # this address has too many open connections
 
 
 def event_json(adapter_: Adapter, game: Any, e, cache: dict | None = None) -> dict[str, Any]:
@@ -60,8 +68,11 @@ class Conn:
     outbox: asyncio.Queue
     limiter: security.RateLimiter
     log_pos: int = 0
+    chat_pos: int = 0
     closed: bool = False
     strikes: int = 0
+    address: str = ""
+    close_code: int = 1000        # sent when the server ends this connection
 
     def push(self, text: str) -> bool:
         if self.closed:
@@ -70,12 +81,17 @@ class Conn:
             self.outbox.put_nowait(text)
             return True
         except asyncio.QueueFull:
-            self.closed = True        # a client that does not read is dropped
-            try:
-                self.outbox.put_nowait(None)
-            except asyncio.QueueFull:
-                pass
+            self.close_code = 1008
+            self.drop()               # a client that does not read is dropped
             return False
+
+    def drop(self) -> None:
+        """Close this connection from the server's side (its sender ends it)."""
+        self.closed = True
+        try:
+            self.outbox.put_nowait(None)
+        except asyncio.QueueFull:
+            pass
 
 
 def dumps(msg: dict[str, Any]) -> str:
@@ -96,6 +112,9 @@ class Table:
         self.adapter = adapter(cfg.get("game", DEFAULT))
         self.game = self._replayed(self.row.submissions)
         self.row.submissions = []          # the game's record holds them from now on
+        self.chat: list[dict[str, Any]] = self.row.chat
+        self._chat_limits: dict[int, security.RateLimiter] = {}
+        self.rematch_code: str | None = None   # the table of the same players' next game
         n = cfg["players"]
         now = _now()
         self.away = [False] * n            # timed out: bot plays until they come back
@@ -107,7 +126,11 @@ class Table:
         self._bot_timer: asyncio.TimerHandle | None = None
         self._texts: dict[int, tuple] = {}
         self._thinking: set[int] = set()
+        self._timed: set[int] = set()      # seats whose timer started for the open decision
+        self._waiting: tuple | None = None  # (step, status, pending) -> waiting_for
         self.slow_failures = 0
+        self.active_at = now               # the last connection, departure or move
+        self._restore_timers()
         self._track_decisions()
 
     # ------------------------------------------------------------------ facts
@@ -149,6 +172,18 @@ class Table:
     def connected(self, seat: int) -> bool:
         return any(c.seat == seat and not c.closed for c in self.conns)
 
+    def anyone_seated(self) -> bool:
+        """Is a person's page connected to one of the seats? (Spectators do not count: bots
+        never play a table on their own.)"""
+        return any(c.seat is not None and not c.closed for c in self.conns)
+
+    def running(self, now: float | None = None) -> bool:
+        """Does the table count against the server's bound of running tables? Waiting or
+        playing, and someone connected or active within ``idle_seconds``."""
+        if self.status == "over":
+            return False
+        return bool(self.conns) or (now or _now()) - self.active_at < self.settings.idle_seconds
+
     def auto(self, seat: int, now: float | None = None) -> bool:
         """Is a bot playing ``seat`` right now?"""
         s = self.seats[seat]
@@ -182,6 +217,9 @@ class Table:
     def join(self, name: str) -> tuple[int, str]:
         if self.status != "waiting":
             raise IllegalAction("table_started", "the game has already started")
+        key = name_key(name)
+        if any(s.name and name_key(s.name) == key for s in self.seats):
+            raise IllegalAction("name_taken", "another player at this table has that name")
         for s in self.seats:
             if s.kind == "human" and not s.token_hash:
                 token = security.new_token()
@@ -239,7 +277,8 @@ class Table:
         g = self.game
         g.submit(seat, choice)                         # IllegalAction: nothing changed
         self.asked_at.pop(seat, None)                  # answered: a next decision is a new turn
-        self.deadline.pop(seat, None)
+        self._stop_timer(seat)
+        self.active_at = _now()
         subs = self.submissions
         try:
             self.storage.append_submission(self.code, len(subs) - 1, seat, subs[-1][1])
@@ -266,23 +305,52 @@ class Table:
 
     # ------------------------------------------------------------------ bots and timers
     def _track_decisions(self) -> None:
-        """Note when each seat's open decision appeared (its ``turn``) and its deadline."""
+        """Note when each seat's open decision appeared (its ``turn``) and start its timer
+        once the seat's page is connected (the deadline is stored: it outlives a restart)."""
         pending = self.game.pending() if self.status == "playing" else {}
         now = _now()
         timer = self.row.config.get("timer", 0)
         for seat in list(self.asked_at):
             if seat not in pending:
                 del self.asked_at[seat]
-                self.deadline.pop(seat, None)
+                self._stop_timer(seat)
         for seat in pending:
             if seat not in self.asked_at:
                 self.asked_at[seat] = self.step
-                if timer and self.seats[seat].kind == "human":
-                    self.deadline[seat] = now + timer
+            if timer and seat not in self._timed and self.seats[seat].kind == "human" \
+                    and self.connected(seat):
+                self._timed.add(seat)
+                self.deadline[seat] = now + timer
+                self._store_deadline(seat, _wall() + timer)
         for seat, t in list(self.deadline.items()):
             if now >= t and not self.away[seat]:
                 self.away[seat] = True
                 del self.deadline[seat]
+
+    def _stop_timer(self, seat: int) -> None:
+        self.deadline.pop(seat, None)
+        if seat in self._timed:
+            self._timed.discard(seat)
+            self._store_deadline(seat, None)
+
+    def _store_deadline(self, seat: int, deadline: float | None) -> None:
+        self.seats[seat].deadline = deadline
+        try:
+            self.storage.set_deadline(self.code, seat, deadline)
+        except Exception:  # noqa: BLE001,S110 - a lost deadline: a full timer after a restart
+            pass
+
+    def _restore_timers(self) -> None:
+        """After a restart: the timers that ran go on (with at least
+        ``restart_timer_floor`` seconds left, for the page to reconnect)."""
+        if self.status != "playing" or not self.row.config.get("timer", 0):
+            return
+        pending = self.game.pending()
+        for s in self.seats:
+            if s.deadline is not None and s.seat in pending:
+                left = max(s.deadline - _wall(), self.settings.restart_timer_floor)
+                self._timed.add(s.seat)
+                self.deadline[s.seat] = _now() + left
 
     def _bot(self, seat: int):
         bot = self.bots.get(seat)
@@ -311,7 +379,7 @@ class Table:
     def _auto_pending(self) -> list[int]:
         """Seats a bot must answer now (a slow bot already thinking is left out; it is
         started here)."""
-        if self.status != "playing" or self.game.over:
+        if self.status != "playing" or self.game.over or not self.anyone_seated():
             return []
         now = _now()
         seats = []
@@ -414,7 +482,25 @@ class Table:
         self._timer = self._bot_timer = None
 
     # ------------------------------------------------------------------ connections
+    def admit(self, conn: Conn) -> int | None:
+        """Make room for ``conn`` or say why not (a close code). A seat always gets in: its
+        oldest page beyond ``tabs_per_seat`` is closed. Spectators have places of their own,
+        and a few per client address."""
+        live = [c for c in self.conns if not c.closed]
+        if conn.seat is not None:
+            mine = [c for c in live if c.seat == conn.seat]
+            for old in mine[:max(0, len(mine) - self.settings.tabs_per_seat + 1)]:
+                old.close_code = CLOSE_REPLACED
+                old.drop()
+            return None
+        watching = [c for c in live if c.seat is None]
+        if len(watching) >= self.settings.max_spectators or \
+                sum(c.address == conn.address for c in watching) >= self.settings.spectators_per_address:
+            return CLOSE_SPECTATORS_FULL
+        return None
+
     def attach(self, conn: Conn) -> None:
+        self.active_at = _now()
         self.conns.append(conn)
         if conn.seat is not None:
             self.gone_since[conn.seat] = None
@@ -422,6 +508,7 @@ class Table:
         self.refresh()
 
     def detach(self, conn: Conn) -> None:
+        self.active_at = _now()
         conn.closed = True
         if conn in self.conns:
             self.conns.remove(conn)
@@ -434,10 +521,13 @@ class Table:
         seat = conn.seat
         msg: dict[str, Any] = {"type": "state", "code": self.code, "status": self.status,
                                "config": self.config, "you": seat, "step": self.step,
-                               "seats": self.public_seats()}
+                               "seats": self.public_seats(), "chat_from": conn.chat_pos,
+                               "chat": self.chat[conn.chat_pos:], "rematch": self.rematch_code}
+        conn.chat_pos = len(self.chat)
         if self.status == "waiting":
             return msg
         g = self.game
+        msg["waiting_for"] = self._waiting_for()
         msg["view"] = self.adapter.page_view(g, seat)
         msg["events"] = [event_json(self.adapter, g, e, self._texts)
                          for e in g.events[conn.log_pos:] if e.visible_to(seat)]
@@ -451,15 +541,23 @@ class Table:
             msg["auto"] = self.auto(seat)
         return msg
 
+    def _waiting_for(self) -> list[int] | None:
+        """Whom the table waits for (the adapter's public answer), once per step and status."""
+        key = (self.step, self.status, tuple(self.game.pending()))
+        if self._waiting is None or self._waiting[0] != key:
+            self._waiting = (key, None if self.game.over else self.adapter.waiting_for(self.game))
+        return self._waiting[1]
+
     def broadcast(self) -> None:
         for conn in list(self.conns):
             if not conn.closed:
                 conn.push(dumps(self.state_message(conn)))
 
     # ------------------------------------------------------------------ replays
-    def replay_frame(self, step: int) -> dict[str, Any]:
-        """The public view after ``step`` submissions and the public events of that step.
-        Only for a finished game."""
+    def replay_frame(self, step: int, hands: bool = False) -> dict[str, Any]:
+        """The public view after ``step`` submissions, the public events of that step and the
+        chat until then; with ``hands``, every seat's own view too (its hand). Only for a
+        finished game."""
         if self.status != "over":
             raise IllegalAction("not_over", "replays open when the game is over")
         subs = self.submissions
@@ -471,9 +569,26 @@ class Table:
             if i == step - 1:
                 start = len(g.events)
             g.submit(seat, choice)
-        return {"step": step, "steps": len(subs), "view": self.adapter.page_view(g, None),
-                "events": [event_json(self.adapter, g, e)
-                           for e in g.events[start:] if e.visible_to(None)]}
+        frame = {"step": step, "steps": len(subs), "view": self.adapter.page_view(g, None),
+                 "events": [event_json(self.adapter, g, e)
+                            for e in g.events[start:] if e.visible_to(None)],
+                 "chat": [c for c in self.chat if c["step"] <= step]}
+        if hands:
+            frame["hands"] = [self.adapter.page_view(g, s.seat) for s in self.seats]
+        return frame
+
+    def post_chat(self, seat: int | None, data: dict[str, Any]) -> None:
+        """A seated player's chat line or stamp: stored, then shown to everyone."""
+        entry = chat_entry(seat, data, self.step)
+        if len(self.chat) >= MAX_ENTRIES:
+            raise IllegalAction("chat_full", "this table's chat is full")
+        limit = self._chat_limits.setdefault(
+            entry["seat"], security.RateLimiter(self.settings.chat_rate, self.settings.chat_burst))
+        if not limit.allow():
+            raise IllegalAction("rate_limited", "too many chat lines; wait a little")
+        self.storage.append_chat(self.code, len(self.chat), entry)
+        self.chat.append(entry)
+        self.broadcast()
 
     def message(self, seat: int | None, data: dict[str, Any]) -> None:
         """A game-specific client message (the adapter's; refused by default)."""

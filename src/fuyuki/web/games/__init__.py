@@ -26,6 +26,9 @@ server names a game. What an adapter provides (docs/web.md, "Adding a fourth gam
     a bot object with ``choose(view, decision)``; it sees only ``game.view(seat)``.
 ``page_view(game, seat) -> dict``
     the page data of ``seat`` (``None``: a spectator) built from ``game.view(seat)`` only.
+``waiting_for(game) -> [seat, ...] | None``
+    the seats the table waits for, as anyone may know it (default: every seat with an open
+    decision; ``None``: someone decides something that is not public, unnamed).
 ``event_text(game, event) -> {"ja": ..., "en": ...} | None``
     an event's text in both languages, rendered from public data (never from hidden state).
 ``meta() -> dict``
@@ -71,6 +74,9 @@ class Adapter:
 
     def page_view(self, game: Any, seat: int | None) -> dict[str, Any]:
         return game.view(seat)
+
+    def waiting_for(self, game: Any) -> list[int] | None:
+        return sorted(game.pending())
 
     def event_text(self, game: Any, event: Event) -> dict[str, str] | None:
         return None

@@ -76,6 +76,14 @@ class SbbAdapter(Adapter):
     def make_bot(self, name: str, seed: int, seat: int, config: dict[str, Any], **kw: Any) -> Any:
         return make_bot(name, seed, _rules(config), **kw)
 
+    def waiting_for(self, game: Any) -> list[int] | None:
+        """Named in the drafts, the parent's gem and the bids (who has not locked is public);
+        a decision during the battles (jewel magecraft, 強運, a substitute...) may come from
+        a face-down card: the table then waits for someone it does not name."""
+        if game.view(None)["phase"] in ("draft_master", "draft_servant", "gems", "bid"):
+            return sorted(game.pending())
+        return None
+
     def event_text(self, game: Any, event: Event) -> dict[str, str] | None:
         data = json.loads(json.dumps(event.data))      # as the client sees them
         plain = Event(event.kind, data, event.to)

@@ -6,8 +6,12 @@
 //   GAME.render(view, fresh) draw a state message's page data (fresh: new events count)
 //   GAME.replay(frame)       draw a replay frame (public view and events of one step)
 //   GAME.forget()            the language changed (forget cached prompts)
+// What players expect comes with it for every page that has the elements (social.js): the
+// reconnect banner, whose turn (#turnbar/#turn-text, the tab title, the optional sound of
+// #sound-btn), the invite dialog (#invite-btn), the chat (#chat), the rematch (#rematch-btn,
+// #rematch-note, #rematch-go), the replay's every hand (#rp-hands), this browser's games.
 // Everything shown comes from the server's state messages (built from view(seat)); the page
-// holds no secret of its own.
+// holds no secret of its own. Needs common.js and social.js.
 "use strict";
 
 const CODE = (location.pathname.match(/\/t\/([A-Za-z0-9_-]+)/) || [])[1] || "";
@@ -16,6 +20,7 @@ const TOKEN_KEY = "fuyuki.token." + CODE;
 let ws = null, last = null, events = [], summary = null, spectate = PARAMS.has("watch");
 let sentTurn = null, deadlineAt = null, timerHandle = null;
 let replayStep = null, replaySteps = 0, reconnectDelay = 800, GAME = null;
+let sentRematch = false, soundLabel = null;
 
 const $ = id => document.getElementById(id);
 const show = (id, on) => $(id).classList.toggle("hidden", !on);
@@ -42,7 +47,16 @@ function eventText(e) {
 async function startTable(game) {
   GAME = game;
   applyI18n();
-  setupLangButton(() => { GAME.forget(); rerender(); });
+  setupLangButton(() => {
+    GAME.forget();
+    if (soundLabel) soundLabel();
+    if ($("chat")) {
+      const lines = Social.chat.slice();
+      Social.chatPanel($("chat"), send);
+      Social.chatUpdate({ chat: lines, chat_from: 0 }, seatName, !!last && last.you !== null && replayStep === null);
+    }
+    rerender();
+  });
   $("code").textContent = CODE;
   try {
     summary = await api(`/api/tables/${CODE}`);
@@ -51,6 +65,7 @@ async function startTable(game) {
     return;
   }
   await GAME.load(summary);
+  setupSocial();
   $("watch-btn").addEventListener("click", () => { spectate = true; show("join", false); connect(); });
   $("join-form").addEventListener("submit", joinTable);
   $("start-btn").addEventListener("click", () => send({ type: "start" }));
@@ -69,6 +84,19 @@ async function startTable(game) {
   }
   if (PARAMS.has("replay") && summary.status === "over") { show("game", true); openReplay(0); return; }
   connect();
+}
+
+function setupSocial() {
+  if ($("invite-btn")) Social.invite($("invite-btn"), CODE);
+  if ($("sound-btn")) soundLabel = Social.soundButton($("sound-btn"));
+  if ($("chat")) Social.chatPanel($("chat"), send);
+  if ($("rematch-btn")) $("rematch-btn").addEventListener("click", () => { sentRematch = true; send({ type: "rematch" }); });
+  if ($("rematch-go")) $("rematch-go").addEventListener("click", () => {
+    if (!last || !last.rematch) return;
+    if (last.you === null || last.you === undefined) location.href = `/t/${last.rematch}?watch=1`;
+    else Social.goRematch(CODE, last.rematch);
+  });
+  if ($("rp-hands")) $("rp-hands").addEventListener("change", () => openReplay(replayStep || 0));
 }
 
 async function joinTable(ev) {
@@ -92,6 +120,7 @@ function connect() {
   ws = new WebSocket(`${proto}//${location.host}/ws/${CODE}`);
   $("conn").textContent = t("connecting");
   ws.onopen = () => {
+    Social.connection(true);
     reconnectDelay = 800;
     GAME.forget();
     sentTurn = null;
@@ -103,9 +132,12 @@ function connect() {
     if (msg.type === "state") onState(msg);
     else if (msg.type === "error") onError(msg);
   };
-  ws.onclose = () => {
+  ws.onclose = ev => {
     $("conn").textContent = t("disconnected");
     if (replayStep !== null) return;
+    Social.connection(false);
+    const final = { 4001: "replaced", 4004: "not_found", 4008: "no_room" }[ev.code];
+    if (final) { $("reconnect").textContent = errText(final); return; }   // no use trying again
     setTimeout(connect, reconnectDelay);
     reconnectDelay = Math.min(reconnectDelay * 2, 10000);
   };
@@ -115,6 +147,7 @@ function send(msg) { if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.st
 
 // answer the open decision (once per decision: "turn" names it)
 function move(choice) {
+  if (!ws || ws.readyState !== WebSocket.OPEN) return;     // the banner says why
   if (!last || last.turn === null || last.turn === undefined || sentTurn === last.turn) return;
   sentTurn = last.turn;
   $("prompt-err").textContent = "";
@@ -135,6 +168,12 @@ function onState(msg) {
   events.push(...fresh);
   last = msg;
   $("conn").textContent = msg.you === null ? t("spectating") : "";
+  if ($("chat")) Social.chatUpdate(msg, seatName, msg.you !== null);
+  if (msg.you !== null && msg.you !== undefined) {
+    Social.remember(CODE, { game: msg.config.game, title: t(document.body.dataset.title || "title"),
+      names: msg.seats.map(s => s.name || t("bot")), status: msg.status });
+  }
+  if (msg.rematch && sentRematch) Social.goRematch(CODE, msg.rematch);
   rerender(fresh.length);
 }
 
@@ -145,6 +184,27 @@ function rerender(freshCount) {
   show("game", true);
   GAME.render(last.view, freshCount || 0);
   show("autobar", !!last.auto && !last.view.over);
+  drawTurn(last.view);
+  drawRematch(last.view);
+}
+
+// whose turn: the bar names whom the table waits for; your turn also shows in the tab title
+// (and sounds, if switched on)
+function drawTurn(v) {
+  const mine = last.turn !== null && last.turn !== undefined && !v.over;
+  Social.turn(mine, last.turn);
+  if (!$("turn-text")) return;
+  $("turn-text").textContent = v.over ? t("game_over") : Social.waitingText(last.waiting_for, last.you, seatName);
+  $("turnbar").classList.toggle("mine", mine);
+}
+
+// after the game: the players' rematch button, then the way to the new table
+function drawRematch(v) {
+  if (!$("rematch-btn")) return;
+  const seated = last.you !== null && last.you !== undefined;
+  show("rematch-btn", !!v.over && seated && !last.rematch);
+  show("rematch-note", !!v.over && !!last.rematch);
+  $("rematch-go").textContent = seated ? t("rematch_go") : t("watch_btn");
 }
 
 function drawLobby() {
@@ -187,7 +247,8 @@ function drawLog(list, freshCount) {
 // ------------------------------------------------------------------ replay (finished games)
 async function openReplay(step) {
   try {
-    const f = await api(`/api/tables/${CODE}/replay/${step}`);
+    const hands = $("rp-hands") && $("rp-hands").checked;
+    const f = await api(`/api/tables/${CODE}/replay/${step}${hands ? "?hands=1" : ""}`);
     replayStep = f.step;
     replaySteps = f.steps;
     if (!last) last = { seats: summary.seats, you: null };
@@ -197,6 +258,9 @@ async function openReplay(step) {
     stopTimer();
     $("rp-step").textContent = f.step;
     $("rp-steps").textContent = f.steps;
+    if ($("turn-text")) $("turn-text").textContent = `${t("replay")} ${f.step}/${f.steps}`;
+    document.title = t(document.body.dataset.title || "title");
+    if ($("chat")) Social.chatUpdate({ chat: f.chat || [], chat_from: 0 }, seatName, false, "chat_replay");
     GAME.replay(f);
   } catch (e) {
     $("prompt-err").textContent = errText(e.code, e.message);

@@ -141,7 +141,7 @@ function parseAction(id) {
 function cardName(id) {
   if (id === null || id === undefined || id === "") return t("none");
   const c = CARD_INDEX[id];
-  if (c) return c.name.ja;                       // names stay Japanese
+  if (c) return lang() === "en" && c.name.en ? `${c.name.ja} (${c.name.en})` : c.name.ja;  // Japanese first
   const a = parseAction(id);
   if (a) {
     const kind = a.kind === "np" ? "宝具" : "出撃";
@@ -155,19 +155,3 @@ function cardText(id) {
   return c && c.text ? (c.text[lang()] || c.text.ja) : "";
 }
 function landColour(id) { const c = CARD_INDEX[id]; return c ? c.colour : "none"; }
-function cardElement(id, extra) {
-  const a = parseAction(id);
-  if (a) {
-    return el("button", { class: `card action c-${a.colour}`, "data-card": id, type: "button", ...extra },
-      el("div", { class: "k", text: `${lang() === "ja" ? COLOUR.ja[a.colour] : COLOUR.en[a.colour]} ${a.kind === "np" ? "宝具" : "出撃"}` }),
-      el("div", { class: "v", text: String(a.value) }));
-  }
-  const c = CARD_INDEX[id];
-  const b = el("button", { class: "card" + (c && c.group === "events" ? " event" : ""), "data-card": id, type: "button", ...extra },
-    el("div", { class: "v", text: cardName(id) }));
-  if (c && c.group === "servants") b.append(el("div", { class: "k", text: `${t("power")} ${c.power} · ${c.np_name.ja}` }));
-  if (c && c.group === "masters") b.append(el("div", { class: "k", text: `${t("mana")} ${c.mana} · ${c.ability_name.ja}` }));
-  const txt = cardText(id);
-  if (txt) b.title = txt;
-  return b;
-}

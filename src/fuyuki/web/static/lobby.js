@@ -87,6 +87,7 @@ async function createTable(ev) {
     bots: +document.getElementById("c-bots").value,
     bot_level: document.getElementById("c-level").value,
     timer: +document.getElementById("c-timer").value || 0,
+    public: !!(document.getElementById("c-public") || {}).checked,
   };
   if (body.game === "sbb") {
     body.edition = document.getElementById("c-edition").value;
