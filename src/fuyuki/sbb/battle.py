@@ -13,11 +13,10 @@ from typing import Any, Sequence
 from fuyuki.core.protocol import Decision
 from fuyuki.sbb.cards import Action, parse_action
 from fuyuki.sbb.abilities import Loss
-from fuyuki.sbb.game import Answers, Game, step
+from fuyuki.sbb.game import Answers, Game
 from fuyuki.sbb.state import Op
 
 
-@step
 def step_battle(g: Game, li: int, parts: Sequence[int] | None = None) -> None:
     """The bids on land ``li`` (``parts``: its bidders from the parent to the left, if the
     reveal already grouped them)."""
@@ -91,7 +90,6 @@ def take_gems(g: Game, li: int, seat: int) -> None:
     g.emit("take", seat=seat, land=s.lands[li], gems=n)
 
 
-@step
 def step_battle_fight(g: Game, li: int, parts: Sequence[int], offers: Answers) -> None:
     s, r = g.s, g.rules
     land_card = r.cards.lands[s.lands[li]]
@@ -210,14 +208,12 @@ def _tsubame(g: Game, li: int, parts: Sequence[int], w: int, total: int,
               ("tsubame_cut", li, w, tuple(parts)))
 
 
-@step
 def step_tsubame_cut(g: Game, li: int, w: int, parts: tuple[int, ...],
                      answers: Answers) -> None:
     target = answers[w]
     g.then(("losses", ((target, "servant", "destroy", w),), "tsubame"), ("win_gems", li, w, parts))
 
 
-@step
 def step_win_gems(g: Game, li: int, w: int, parts: tuple[int, ...]) -> None:
     take_gems(g, li, w)
     _coins(g, parts, w)
@@ -266,7 +262,6 @@ def _resolve_winners(g: Game, li: int, parts: Sequence[int], winners: list[int],
     g.then(("effects", tuple(items), 0, (), after))
 
 
-@step
 def step_effects(g: Game, items: tuple[Any, ...], idx: int, kept: tuple[Any, ...],
                  after: Op | None) -> None:
     """Offer 強運 against each effect in turn, then apply what was not negated together."""
@@ -317,7 +312,6 @@ def luck_used(g: Game, answers: Answers) -> int | None:
     return None
 
 
-@step
 def step_effects_luck(g: Game, items: tuple[Any, ...], idx: int, kept: tuple[Any, ...],
                       after: Op | None, answers: Answers) -> None:
     if luck_used(g, answers) is None:
@@ -325,7 +319,6 @@ def step_effects_luck(g: Game, items: tuple[Any, ...], idx: int, kept: tuple[Any
     g.then(("effects", items, idx + 1, kept, after))
 
 
-@step
 def step_pool_gems(g: Game, seat: int, n: int) -> None:
     s = g.s
     take = n if g.rules.unlimited_gems else min(n, s.pool)

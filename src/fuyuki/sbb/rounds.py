@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fuyuki.core.protocol import Decision
 from fuyuki.sbb.cards import parse_action
-from fuyuki.sbb.game import Answers, Game, flip, step
+from fuyuki.sbb.game import Answers, Game, flip
 from fuyuki.sbb.state import Op
 
 #: a round's steps after its events (§4.2 discard, §4.4 draw, §4.5 end): the engine schedules
@@ -15,7 +15,6 @@ AFTER_EVENTS: tuple[Op, ...] = (("cleanup",), ("draw_step",), ("round_end",))
 AFTER_BATTLES: tuple[Op, ...] = (("events_resolve",),) + AFTER_EVENTS
 
 
-@step
 def step_round_start(g: Game) -> None:
     s, r = g.s, g.rules
     if s.round >= r.round_cap:
@@ -41,7 +40,6 @@ def step_round_start(g: Game) -> None:
         g.then(("bids_open",))
 
 
-@step
 def step_place_extra(g: Game, answers: Answers) -> None:
     s = g.s
     land = answers[s.parent]
@@ -51,7 +49,6 @@ def step_place_extra(g: Game, answers: Answers) -> None:
     g.then(("bids_open",))
 
 
-@step
 def step_bids_open(g: Game) -> None:
     s = g.s
     s.phase = "bid"
@@ -63,7 +60,6 @@ def step_bids_open(g: Game) -> None:
         g.then(("reveal", {}))
 
 
-@step
 def step_reveal(g: Game, answers: Answers) -> None:
     s = g.s
     s.phase = "reveal"
@@ -92,7 +88,6 @@ def step_reveal(g: Game, answers: Answers) -> None:
     g.then(*steps, *AFTER_BATTLES)
 
 
-@step
 def step_events_resolve(g: Game) -> None:
     g.then(*event_steps(g))
 
@@ -121,13 +116,11 @@ def event_done(g: Game, op: Op) -> None:
         g.s.grail = True
 
 
-@step
 def step_swap_ask(g: Game, seat: int, targets: tuple[int, ...]) -> None:
     g.s.phase = "events"
     g.ask({seat: Decision("swap", targets)}, ("swap_do", seat))
 
 
-@step
 def step_swap_do(g: Game, seat: int, answers: Answers) -> None:
     s = g.s
     other = answers[seat]
@@ -138,13 +131,11 @@ def step_swap_do(g: Game, seat: int, answers: Answers) -> None:
            now_seat=s.servant[seat], now_target=s.servant[other])
 
 
-@step
 def step_grail(g: Game, seat: int) -> None:
     g.s.grail = True
     g.emit("grail", seat=seat)
 
 
-@step
 def step_cleanup(g: Game) -> None:
     s = g.s
     for seat in range(s.n):
@@ -153,7 +144,6 @@ def step_cleanup(g: Game) -> None:
             s.adisc.append(bid)
 
 
-@step
 def step_draw_step(g: Game) -> None:
     s, r = g.s, g.rules
     s.phase = "draw"
@@ -175,7 +165,6 @@ def step_draw_step(g: Game) -> None:
     g.log_draws(drawn)
 
 
-@step
 def step_round_end(g: Game) -> None:
     s, r = g.s, g.rules
     if s.over:
