@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
 import resource
 import subprocess
 import sys
@@ -40,6 +39,7 @@ from fuyuki.sbb import new_game
 from fuyuki.sbb.agents import make_bot, play_out
 from fuyuki.sim.config import SimConfig
 from fuyuki.sim.runner import run_jobs, simulate
+from sim_throughput import goofspiel   # the same anchor as benchmarks/sim_throughput.py
 
 
 class Workload:
@@ -83,25 +83,6 @@ CHUNK = 10
 def sim_games(bots: str) -> Callable[[int], None]:
     cfg = SimConfig(games=0, players=4, bots=(bots,), seed=1)
     return lambda i: run_jobs(cfg, [("game", None, i + k) for k in range(CHUNK)]) and None
-
-
-def goofspiel() -> Callable[[int], None]:
-    import pyspiel
-
-    game = pyspiel.load_game("goofspiel", {"num_cards": 13, "players": 4, "imp_info": True})
-    rng = random.Random(0)
-    players = range(game.num_players())
-
-    def play_one(i: int) -> None:
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                state.apply_action(rng.choice(state.chance_outcomes())[0])
-            elif state.is_simultaneous_node():
-                state.apply_actions([rng.choice(state.legal_actions(p)) for p in players])
-            else:
-                state.apply_action(rng.choice(state.legal_actions()))
-    return play_one
 
 
 def children_cpu() -> float:
