@@ -74,7 +74,7 @@ def test_interactive_play_reads_choices() -> None:
     r = runner.invoke(app, ["board", "play", "--seed", "1", "--players", "2", "--lang", "en"],
                       input="1\n" * 3000)
     assert r.exit_code == 0, r.output[-2000:]
-    assert "Enter a number" in r.output
+    assert "Number or name (? for help)" in r.output
     assert "Hand" in r.output
 
 

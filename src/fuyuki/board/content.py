@@ -118,7 +118,7 @@ def load_pack(directory: str | Path | None = None) -> Pack:
         "spell_boost": rules_t.int("spell_boost", lo=0, hi=50),
         "revive_hp": rules_t.int("revive_hp", lo=1, hi=999),
         "max_rounds": rules_t.int("max_rounds", lo=1, hi=1000),
-        "default_camps": rules_t.list("default_camps"),
+        "default_camps": rules_t.list_of("default_camps", str),
         "territory_df": terr.int("df_bonus", lo=0, hi=20),
         "territory_heal": terr.int("heal", lo=0, hi=20),
     }

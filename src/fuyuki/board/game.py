@@ -52,16 +52,16 @@ def new_game(players: int = 4, seed: int = 0, camps: list[str] | None = None,
     return Game(seed, config)
 
 
-def replay(record: Record) -> "Game":
-    """The game a record describes, replayed submission by submission."""
+def replay(record: Record, source: str = "<record>") -> "Game":
+    """The game a record (read from ``source``) describes, replayed submission by submission."""
     if record.game != GAME_ID:
-        raise DataError("<record>", "game", f"not a board record: {record.game!r}")
+        raise DataError(source, "game", f"not a board record: {record.game!r}")
     g = Game(record.seed, record.config)
     for i, (seat, choice) in enumerate(record.submissions):
         try:
             g.submit(seat, choice)
         except IllegalAction as exc:
-            raise DataError("<record>", f"submissions[{i}]", f"illegal move: {exc}") from None
+            raise DataError(source, f"submissions[{i}]", f"illegal move: {exc}") from None
     return g
 
 

@@ -8,6 +8,7 @@ suite checks both catalogs have the same keys.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -43,12 +44,18 @@ class _Safe(dict[str, Any]):
         return "{" + key + "}"
 
 
+# English counts: "1 seals" reads "1 seal" (templates say "{n} seals" for every n).
+_ONE = re.compile(r"(?<![\d.,−-])\b1 (seal|gem|card|roll|turn|decision|round|commitment|game"
+                  r"|mismatch|point|item)(?:es|s)\b")
+
+
 def tr(lang: str, key: str, **params: Any) -> str:
     """The text of ``key`` in ``lang`` (falls back to English, then to the key itself)."""
     template = _catalogs.get(lang, {}).get(key) or _catalogs.get("en", {}).get(key)
     if template is None:
         return key + (" " + " ".join(f"{k}={v}" for k, v in params.items()) if params else "")
-    return template.format_map(_Safe(params))
+    text = template.format_map(_Safe(params))
+    return _ONE.sub(r"1 \1", text) if lang == "en" else text
 
 
 def pick(text: dict[str, str] | str, lang: str) -> str:

@@ -107,13 +107,22 @@ def step_battle_fight(g: Game, li: int, parts: Sequence[int], offers: Answers) -
     sorties = [p for p in parts if eff[p] == "sortie"]
     all_sortie = not nps
     totals = {}
+    terms: dict[str, list[list[Any]]] = {}   # what each total is made of, for the log
     for p in parts:
-        t = g.power(p) + bid_action(g, p).value + bonus[p]
+        term: list[tuple[Any, int]] = [(s.bids[p], bid_action(g, p).value),
+                                       (s.servant[p], g.power(p))]
+        if bonus[p]:
+            term.append(("jewel", bonus[p]))
         if r.land_modifiers and land_card.mod_servant == s.servant[p]:
-            t += land_card.mod_bonus
-        totals[p] = t + g.ab(p).total_bonus(all_sortie)
+            term.append(("land", land_card.mod_bonus))
+        ab = g.ab(p)
+        extra = ab.total_bonus(all_sortie)
+        if extra:
+            term.append((ab.kind, extra))
+        totals[p] = sum(v for _, v in term)
+        terms[str(p)] = [list(t) for t in term]
     g.emit("totals", land=land_card.id, totals={str(p): totals[p] for p in parts},
-           kinds={str(p): eff[p] for p in parts})
+           kinds={str(p): eff[p] for p in parts}, parts=terms)
     if nps and sorties:
         g.emit("case1", land=land_card.id, losers=sorties)
         if len(nps) == 1:

@@ -153,7 +153,8 @@ def parse_action(card: str) -> Action | None:
         pass
     parts = card.split("-")
     result = None
-    if len(parts) == 3 and parts[1] in ("sortie", "np") and parts[2].isdigit():
+    if len(parts) == 3 and parts[1] in ("sortie", "np") and parts[2].isascii() \
+            and parts[2].isdigit():  # not "²" nor "１": int() would refuse or misread them
         result = Action(card, parts[0], parts[1], int(parts[2]))
     _ACTION_CACHE[card] = result
     return result

@@ -74,9 +74,11 @@ class Game:
             return dict(s.asking)
         return {seat: d for seat, d in s.asking.items() if seat not in s.answers}
 
-    def submit(self, seat: int, choice: Any) -> None:
+    def submit(self, seat: Any, choice: Any) -> None:
         """Answer ``seat``'s open decision. Raises :class:`IllegalAction` (and changes
-        nothing) if the seat has no open decision or the choice is not an option."""
+        nothing) if the seat has no open decision or the choice is not an option. ``seat`` is
+        typed Any so that the compiled build refuses ``"0"`` or ``None`` with
+        IllegalAction("no_such_seat") rather than a TypeError."""
         s = self.s
         decision = s.asking.get(seat) if type(seat) is int else None
         if decision is None or seat in s.answers or s.over:

@@ -15,7 +15,7 @@ from typing import Any
 from fuyuki.core.data import Table, package_file, read_toml
 from fuyuki.core.errors import DataError
 from fuyuki.sbb.abilities import make_ability
-from fuyuki.sbb.cards import CardSet, load_cards
+from fuyuki.sbb.cards import FETCH_TRIGGERS, CardSet, load_cards
 
 OPTIONS = ("tie_dice", "land_modifiers", "no_berserker_penalty")
 DATA = "fuyuki.sbb"
@@ -111,14 +111,20 @@ def editions() -> list[str]:
 
 
 def _edition_values(name: str) -> dict[str, Any]:
-    if name not in editions():
-        raise DataError("--edition", "edition", f"unknown edition {name!r} (known: {editions()})")
-    p = package_file(DATA, "data", "editions", f"{name}.toml")
+    """An edition's values: a built-in edition by name, or a user's edition file (a name
+    ending in .toml, the same schema as ``data/editions/*.toml``)."""
+    if name.endswith(".toml"):
+        p = Path(name)
+    elif name not in editions():
+        raise DataError("--edition", "edition", f"unknown edition {name!r} (known: {editions()} "
+                        "or a file NAME.toml)")
+    else:
+        p = package_file(DATA, "data", "editions", f"{name}.toml")
     t = Table(read_toml(p), str(p))
     t.check_keys(_EDITION_KEYS)
     v = dict(
         edition=t.str("id"),
-        players=tuple(t.list("players")),
+        players=tuple(t.list_of("players", int, lo=1, hi=9)),
         gem_pool=t.int("gem_pool", lo=0),
         deal=t.str("deal", choices=("draft", "random")),
         draft_pack=t.int("draft_pack", lo=1),
@@ -128,21 +134,24 @@ def _edition_values(name: str) -> dict[str, Any]:
         hand_limit=t.bool("hand_limit"),
         hand_size=t.int("hand_size", 5, lo=0),
         servant_loss_gems=t.int("servant_loss_gems", lo=-1),
-        events=tuple(t.list("events")),
+        events=tuple(t.list_of("events", str)),
         deck_out=t.str("deck_out", choices=("reshuffle", "end")),
         end_timing=t.str("end_timing", choices=("round", "immediate")),
         victory_gems=t.int("victory_gems", lo=0),
         vessel_ends_game=t.bool("vessel_ends_game"),
         round_cap=t.int("round_cap", lo=1),
         land_modifiers=t.bool("land_modifiers"),
-        auto_np=frozenset(t.list("auto_np")),
+        auto_np=frozenset(t.list_of("auto_np", str)),
         tsubame=t.bool("tsubame"),
-        fetch_trigger=t.str("fetch_trigger"),
-        masters=tuple(t.list("masters")),
-        servants=tuple(t.list("servants")),
+        fetch_trigger=t.str("fetch_trigger", choices=FETCH_TRIGGERS),
+        masters=tuple(t.list_of("masters", str)),
+        servants=tuple(t.list_of("servants", str)),
     )
+    if not v["players"]:
+        raise t.fail("players", "must list at least one player count")
     params = t.table("card_params", {})
-    v["card_params"] = {cid: params.table(cid).data for cid in params.data}
+    v["card_params"] = {cid: {k: params.table(cid).int(k) for k in params.table(cid).data}
+                        for cid in params.data}
     return v
 
 
