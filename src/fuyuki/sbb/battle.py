@@ -17,14 +17,9 @@ from fuyuki.sbb.game import Answers, Game
 from fuyuki.sbb.state import Op
 
 
-def step_battle(g: Game, li: int, parts: Sequence[int] | None = None) -> None:
-    """The bids on land ``li`` (``parts``: its bidders from the parent to the left, if the
-    reveal already grouped them)."""
+def step_battle(g: Game, li: int, parts: tuple[int, ...]) -> None:
+    """The bids on land ``li``: ``parts``, its bidders from the parent to the left."""
     s = g.s
-    if parts is None:
-        parts = bidders(g, li)
-    if not parts:
-        return
     land = s.lands[li]
     if len(parts) == 1:
         seat = parts[0]
@@ -49,17 +44,28 @@ def step_battle(g: Game, li: int, parts: Sequence[int] | None = None) -> None:
         g.then(("battle_fight", li, tuple(parts), {}))
 
 
-def bidders(g: Game, li: int) -> tuple[int, ...]:
-    """The seats that bid an action card of land ``li``'s colour, from the parent to the left."""
+def bid_colours(g: Game) -> dict[str, tuple[int, ...]]:
+    """The seats that bid an action card, by its colour, from the parent to the left."""
     s = g.s
-    colour = g.rules.cards.lands[s.lands[li]].colour
-    found: list[int] = []
+    colours: dict[str, list[int]] = {}
     for seat in s.order():
         bid = s.bids[seat]
         a = parse_action(bid) if bid else None
-        if a is not None and a.colour == colour:
-            found.append(seat)
-    return tuple(found)
+        if a is not None:
+            colours.setdefault(a.colour, []).append(seat)
+    return {c: tuple(seats) for c, seats in colours.items()}
+
+
+def battle_steps(g: Game, colours: dict[str, tuple[int, ...]], first: int = 0) -> list[Op]:
+    """The round's battle steps from land ``first`` on, in table order: one for each land
+    with bids (``colours``: :func:`bid_colours`)."""
+    s, lands = g.s, g.rules.cards.lands
+    steps: list[Op] = []
+    for li in range(first, len(s.lands)):
+        parts = colours.get(lands[s.lands[li]].colour)
+        if parts:
+            steps.append(("battle", li, parts))
+    return steps
 
 
 def bid_action(g: Game, seat: int) -> Action:

@@ -4,7 +4,7 @@ the round's end. The battles themselves are in :mod:`fuyuki.sbb.battle`."""
 from __future__ import annotations
 
 from fuyuki.core.protocol import Decision
-from fuyuki.sbb.cards import parse_action
+from fuyuki.sbb.battle import battle_steps, bid_colours
 from fuyuki.sbb.game import Answers, Game, flip
 from fuyuki.sbb.state import Op
 
@@ -68,24 +68,13 @@ def step_reveal(g: Game, answers: Answers) -> None:
         s.bids[seat] = card
     g.emit("reveal", bids=list(s.bids))
     # every master and servant of a player in any battle turns face up, before any battle
-    colours: dict[str, list[int]] = {}   # colour -> bidders, from the parent to the left
-    for seat in s.order():
-        bid = s.bids[seat]
-        a = parse_action(bid) if bid else None
-        if a:
-            colours.setdefault(a.colour, []).append(seat)
+    colours = bid_colours(g)
     for seats in colours.values():
         if len(seats) >= 2:
             for seat in seats:
                 flip(g, seat, "master")
                 flip(g, seat, "servant")
-    cs = g.rules.cards
-    steps = []
-    for li, land in enumerate(s.lands):
-        parts = colours.get(cs.lands[land].colour)
-        if parts:
-            steps.append(("battle", li, tuple(parts)))
-    g.then(*steps, *AFTER_BATTLES)
+    g.then(*battle_steps(g, colours), *AFTER_BATTLES)
 
 
 def step_events_resolve(g: Game) -> None:

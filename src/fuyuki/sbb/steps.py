@@ -75,7 +75,7 @@ def call(g: Game, op: Op) -> None:
     name: str = op[0]
     a: Any = op
     if name == "battle":
-        battle.step_battle(g, a[1], a[2] if len(a) > 2 else None)
+        battle.step_battle(g, a[1], a[2])
     elif name == "draft_pick":
         setup.step_draft_pick(g, a[1], a[2], a[3], a[4])
     elif name == "draft_picked":
