@@ -1,6 +1,6 @@
 """Servant Big Battle speed against the OpenSpiel goofspiel anchor, as CPU time and wall clock.
 
-    .venv/bin/python benchmarks/sbb_speed.py [--seconds 20] [--sim-games 2000] [--skip-cli]
+    .venv/bin/python benchmarks/sbb_speed.py [--seconds 20] [--cli-games 8000] [--sim-games 4000]
 
 The issue's targets (#20): random bots through the public API >= 1.0x goofspiel (aim 1.5x),
 heuristic bots >= 0.3x, ``fuyuki simulate`` with 2 workers >= 1.8x one worker in CPU terms.
@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
 import resource
 import subprocess
 import sys
@@ -40,6 +39,7 @@ from fuyuki.sbb import new_game
 from fuyuki.sbb.agents import make_bot, play_out
 from fuyuki.sim.config import SimConfig
 from fuyuki.sim.runner import run_jobs, simulate
+from sim_throughput import goofspiel   # the same anchor as benchmarks/sim_throughput.py
 
 
 class Workload:
@@ -85,25 +85,6 @@ def sim_games(bots: str) -> Callable[[int], None]:
     return lambda i: run_jobs(cfg, [("game", None, i + k) for k in range(CHUNK)]) and None
 
 
-def goofspiel() -> Callable[[int], None]:
-    import pyspiel
-
-    game = pyspiel.load_game("goofspiel", {"num_cards": 13, "players": 4, "imp_info": True})
-    rng = random.Random(0)
-    players = range(game.num_players())
-
-    def play_one(i: int) -> None:
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                state.apply_action(rng.choice(state.chance_outcomes())[0])
-            elif state.is_simultaneous_node():
-                state.apply_actions([rng.choice(state.legal_actions(p)) for p in players])
-            else:
-                state.apply_action(rng.choice(state.legal_actions()))
-    return play_one
-
-
 def children_cpu() -> float:
     r = resource.getrusage(resource.RUSAGE_CHILDREN)
     return r.ru_utime + r.ru_stime
@@ -133,8 +114,9 @@ def sim_workers(games: int, workers: int) -> tuple[float, float, float]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seconds", type=float, default=20.0, help="per workload (interleaved)")
-    ap.add_argument("--sim-games", type=int, default=2000, help="games of parts 2 and 3")
-    ap.add_argument("--skip-cli", action="store_true", help="skip part 2 (the command)")
+    ap.add_argument("--cli-games", type=int, default=8000,
+                    help="part 2: the command plays N and 2N games (0: skip)")
+    ap.add_argument("--sim-games", type=int, default=4000, help="part 3: games per run")
     args = ap.parse_args()
     print(f"build: {describe()}; python {sys.version.split()[0]}; "
           f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
@@ -155,12 +137,13 @@ def main() -> None:
     for w in loads:
         print(f"   {w.name:15s} {w.games:7d} {w.cpu_rate:12.1f} {w.wall_rate:13.1f} "
               f"{w.cpu_rate / goof.cpu_rate:10.3f} {w.wall_rate / goof.wall_rate:11.3f}")
-    n = args.sim_games
-    if not args.skip_cli:
+    n = args.cli_games
+    if n:
         (c1, w1), (c2, w2) = cli_run(n), cli_run(2 * n)
         print(f"2. fuyuki simulate --workers 1, random bots, marginal rate ({n} -> {2 * n} games)")
         print(f"   CPU  {n / (c2 - c1):10.1f} games/s  ratio to goofspiel {n / (c2 - c1) / goof.cpu_rate:.3f}")
         print(f"   wall {n / (w2 - w1):10.1f} games/s  ratio to goofspiel {n / (w2 - w1) / goof.wall_rate:.3f}")
+    n = args.sim_games
     r1, p1, k1 = sim_workers(n, 1)
     r2, p2, k2 = sim_workers(n, 2)
     print(f"3. simulate(), {n} random-bot games: rate = games / busiest process CPU")

@@ -52,6 +52,7 @@ COMPILED = (
     "fuyuki.sbb.rounds",
     "fuyuki.sbb.battle",
     "fuyuki.sbb.losses",
+    "fuyuki.sbb.steps",
     "fuyuki.sbb.setup",
     "fuyuki.sbb.setup_overrides",
     "fuyuki.sbb.agents.random_bot",

@@ -47,7 +47,7 @@ def test_illegal_submission_changes_nothing():
 
 
 def test_pool_empty_at_placement_ends_with_most_gems():
-    from fuyuki.sbb.game import STEPS
+    from fuyuki.sbb.steps import STEPS
     g = new_game(4, seed=4)
     _to_bids(g)
     g.s.asking, g.s.answers, g.s.cont = {}, {}, ()
@@ -71,7 +71,7 @@ def test_action_deck_reshuffles_discard():
 
 
 def test_round_cap_ends_as_draw_among_leaders():
-    from fuyuki.sbb.game import STEPS
+    from fuyuki.sbb.steps import STEPS
     g = new_game(4, seed=6)
     _to_bids(g)
     g.s.asking = {}

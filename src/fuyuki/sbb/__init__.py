@@ -7,6 +7,6 @@
 
 from fuyuki.sbb.game import Game, new_game
 from fuyuki.sbb.rules import Rules
-from fuyuki.sbb import battle, losses, rounds, setup  # noqa: E402,F401  (register their rule steps)
+from fuyuki.sbb import steps  # noqa: E402,F401  (sets the loop that runs the rule steps)
 
 __all__ = ["Game", "Rules", "new_game"]

@@ -13,19 +13,13 @@ from typing import Any, Sequence
 from fuyuki.core.protocol import Decision
 from fuyuki.sbb.cards import Action, parse_action
 from fuyuki.sbb.abilities import Loss
-from fuyuki.sbb.game import Answers, Game, step
+from fuyuki.sbb.game import Answers, Game
 from fuyuki.sbb.state import Op
 
 
-@step
-def step_battle(g: Game, li: int, parts: Sequence[int] | None = None) -> None:
-    """The bids on land ``li`` (``parts``: its bidders from the parent to the left, if the
-    reveal already grouped them)."""
+def step_battle(g: Game, li: int, parts: tuple[int, ...]) -> None:
+    """The bids on land ``li``: ``parts``, its bidders from the parent to the left."""
     s = g.s
-    if parts is None:
-        parts = bidders(g, li)
-    if not parts:
-        return
     land = s.lands[li]
     if len(parts) == 1:
         seat = parts[0]
@@ -50,17 +44,28 @@ def step_battle(g: Game, li: int, parts: Sequence[int] | None = None) -> None:
         g.then(("battle_fight", li, tuple(parts), {}))
 
 
-def bidders(g: Game, li: int) -> tuple[int, ...]:
-    """The seats that bid an action card of land ``li``'s colour, from the parent to the left."""
+def bid_colours(g: Game) -> dict[str, tuple[int, ...]]:
+    """The seats that bid an action card, by its colour, from the parent to the left."""
     s = g.s
-    colour = g.rules.cards.lands[s.lands[li]].colour
-    found: list[int] = []
+    colours: dict[str, list[int]] = {}
     for seat in s.order():
         bid = s.bids[seat]
         a = parse_action(bid) if bid else None
-        if a is not None and a.colour == colour:
-            found.append(seat)
-    return tuple(found)
+        if a is not None:
+            colours.setdefault(a.colour, []).append(seat)
+    return {c: tuple(seats) for c, seats in colours.items()}
+
+
+def battle_steps(g: Game, colours: dict[str, tuple[int, ...]], first: int = 0) -> list[Op]:
+    """The round's battle steps from land ``first`` on, in table order: one for each land
+    with bids (``colours``: :func:`bid_colours`)."""
+    s, lands = g.s, g.rules.cards.lands
+    steps: list[Op] = []
+    for li in range(first, len(s.lands)):
+        parts = colours.get(lands[s.lands[li]].colour)
+        if parts:
+            steps.append(("battle", li, parts))
+    return steps
 
 
 def bid_action(g: Game, seat: int) -> Action:
@@ -91,7 +96,6 @@ def take_gems(g: Game, li: int, seat: int) -> None:
     g.emit("take", seat=seat, land=s.lands[li], gems=n)
 
 
-@step
 def step_battle_fight(g: Game, li: int, parts: Sequence[int], offers: Answers) -> None:
     s, r = g.s, g.rules
     land_card = r.cards.lands[s.lands[li]]
@@ -219,14 +223,12 @@ def _tsubame(g: Game, li: int, parts: Sequence[int], w: int, total: int,
               ("tsubame_cut", li, w, tuple(parts)))
 
 
-@step
 def step_tsubame_cut(g: Game, li: int, w: int, parts: tuple[int, ...],
                      answers: Answers) -> None:
     target = answers[w]
     g.then(("losses", ((target, "servant", "destroy", w),), "tsubame"), ("win_gems", li, w, parts))
 
 
-@step
 def step_win_gems(g: Game, li: int, w: int, parts: tuple[int, ...]) -> None:
     take_gems(g, li, w)
     _coins(g, parts, w)
@@ -275,7 +277,6 @@ def _resolve_winners(g: Game, li: int, parts: Sequence[int], winners: list[int],
     g.then(("effects", tuple(items), 0, (), after))
 
 
-@step
 def step_effects(g: Game, items: tuple[Any, ...], idx: int, kept: tuple[Any, ...],
                  after: Op | None) -> None:
     """Offer 強運 against each effect in turn, then apply what was not negated together."""
@@ -326,7 +327,6 @@ def luck_used(g: Game, answers: Answers) -> int | None:
     return None
 
 
-@step
 def step_effects_luck(g: Game, items: tuple[Any, ...], idx: int, kept: tuple[Any, ...],
                       after: Op | None, answers: Answers) -> None:
     if luck_used(g, answers) is None:
@@ -334,7 +334,6 @@ def step_effects_luck(g: Game, items: tuple[Any, ...], idx: int, kept: tuple[Any
     g.then(("effects", items, idx + 1, kept, after))
 
 
-@step
 def step_pool_gems(g: Game, seat: int, n: int) -> None:
     s = g.s
     take = n if g.rules.unlimited_gems else min(n, s.pool)

@@ -28,16 +28,11 @@ from fuyuki.sbb.cards import Master, Servant
 from fuyuki.sbb.rules import Rules
 from fuyuki.sbb.state import Op, State
 
-Step = Callable[..., None]
 #: what a step asked, answered: the choice of each asked seat
 Answers = dict[int, Any]
-STEPS: dict[str, Step] = {}
-
-
-def step(fn: Step) -> Step:
-    """Register a rule step under its function name (without the ``step_`` prefix)."""
-    STEPS[fn.__name__.removeprefix("step_")] = fn
-    return fn
+#: the loop that runs the rule stack (fuyuki.sbb.steps.run, which knows every step; it is set
+#: when fuyuki.sbb is imported — game.py cannot import the step modules, they import it)
+RUNNER: list[Callable[[Game], None]] = []
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # compiled: picklable, copyable (see _build)
@@ -99,6 +94,28 @@ class Game:
             s.stack.append(cont + (answers,))
             self._run()
 
+    def play_bots(self, bots: Any, limit: int = 0) -> int:
+        """Play the game to its end, each open decision answered by ``bots[seat]`` from that
+        seat's own view (built only for a bot whose ``needs_view`` is true); return how many
+        decisions were answered. The bots-only fast path of
+        :func:`fuyuki.sbb.agents.play_out`: the same submissions in the same order, each
+        through :meth:`submit` (checked, and written to the record). Past ``limit``
+        decisions (if > 0) a FuyukiError says the game did not end."""
+        s = self.s
+        needs = [bool(bots[seat].needs_view) for seat in range(s.n)]
+        count = 0
+        while not s.over:
+            for seat, d in list(s.asking.items()):
+                if seat in s.answers:
+                    continue
+                b = bots[seat]
+                self.submit(seat, b.choose(self.view(seat) if needs[seat] else None, d))
+                count += 1
+            if 0 < limit <= count:
+                from fuyuki.core.errors import FuyukiError
+                raise FuyukiError(f"the game did not end within {limit} decisions")
+        return count
+
     def _refuse(self, seat: Any) -> NoReturn:
         s = self.s
         if s.over:
@@ -151,14 +168,8 @@ class Game:
         s.asking, s.answers, s.cont = decisions, {}, cont
 
     def _run(self) -> None:
-        s = self.s
-        stack = s.stack
-        immediate = self.rules.end_timing == "immediate"
-        while stack and not s.asking and not s.over:
-            op = stack.pop()
-            STEPS[op[0]](self, *op[1:])
-            if immediate:
-                self.check_end()
+        """Run the rule stack until a decision is asked or the game ends."""
+        RUNNER[0](self)
 
     def flip(self, seat: int, what: str) -> None:
         """Turn a seat's master or servant face up (a public event naming the card)."""

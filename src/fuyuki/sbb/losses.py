@@ -11,12 +11,11 @@ from __future__ import annotations
 
 from fuyuki.sbb.abilities import Loss
 from fuyuki.sbb.battle import god_hand, luck_used, offer_luck, played_np
-from fuyuki.sbb.game import Answers, Game, step
+from fuyuki.sbb.game import Answers, Game
 
 DESTROYS = ("destroy", "sure", "retaliate")
 
 
-@step
 def step_losses(g: Game, losses: tuple[Loss, ...], cause: str) -> None:
     s = g.s
     kept = []
@@ -46,7 +45,6 @@ def step_losses(g: Game, losses: tuple[Loss, ...], cause: str) -> None:
         g.then(("losses_apply", tuple(kept), cause, {}))
 
 
-@step
 def step_losses_apply(g: Game, losses: tuple[Loss, ...], cause: str,
                       answers: Answers) -> None:
     s, r = g.s, g.rules
@@ -166,7 +164,6 @@ def _replace_master(g: Game, victim: int, old: str, new: str | None) -> None:
     g.emit("new_master", to=(victim,), seat=victim, card=s.master[victim])
 
 
-@step
 def step_retaliate(g: Game, avenger_seat: int, target: int) -> None:
     """アヴェンジャー: the servant of the player whose effect destroyed it is destroyed too;
     only 強運 stops it."""
@@ -178,7 +175,6 @@ def step_retaliate(g: Game, avenger_seat: int, target: int) -> None:
         g.then(("losses", loss, "retaliate"))
 
 
-@step
 def step_retaliate_luck(g: Game, loss: tuple[Loss, ...], answers: Answers) -> None:
     if luck_used(g, answers) is None:
         g.then(("losses", loss, "retaliate"))

@@ -4,8 +4,8 @@ the round's end. The battles themselves are in :mod:`fuyuki.sbb.battle`."""
 from __future__ import annotations
 
 from fuyuki.core.protocol import Decision
-from fuyuki.sbb.cards import parse_action
-from fuyuki.sbb.game import Answers, Game, flip, step
+from fuyuki.sbb.battle import battle_steps, bid_colours
+from fuyuki.sbb.game import Answers, Game, flip
 from fuyuki.sbb.state import Op
 
 #: a round's steps after its events (§4.2 discard, §4.4 draw, §4.5 end): the engine schedules
@@ -15,7 +15,6 @@ AFTER_EVENTS: tuple[Op, ...] = (("cleanup",), ("draw_step",), ("round_end",))
 AFTER_BATTLES: tuple[Op, ...] = (("events_resolve",),) + AFTER_EVENTS
 
 
-@step
 def step_round_start(g: Game) -> None:
     s, r = g.s, g.rules
     if s.round >= r.round_cap:
@@ -41,7 +40,6 @@ def step_round_start(g: Game) -> None:
         g.then(("bids_open",))
 
 
-@step
 def step_place_extra(g: Game, answers: Answers) -> None:
     s = g.s
     land = answers[s.parent]
@@ -51,7 +49,6 @@ def step_place_extra(g: Game, answers: Answers) -> None:
     g.then(("bids_open",))
 
 
-@step
 def step_bids_open(g: Game) -> None:
     s = g.s
     s.phase = "bid"
@@ -63,7 +60,6 @@ def step_bids_open(g: Game) -> None:
         g.then(("reveal", {}))
 
 
-@step
 def step_reveal(g: Game, answers: Answers) -> None:
     s = g.s
     s.phase = "reveal"
@@ -72,27 +68,15 @@ def step_reveal(g: Game, answers: Answers) -> None:
         s.bids[seat] = card
     g.emit("reveal", bids=list(s.bids))
     # every master and servant of a player in any battle turns face up, before any battle
-    colours: dict[str, list[int]] = {}   # colour -> bidders, from the parent to the left
-    for seat in s.order():
-        bid = s.bids[seat]
-        a = parse_action(bid) if bid else None
-        if a:
-            colours.setdefault(a.colour, []).append(seat)
+    colours = bid_colours(g)
     for seats in colours.values():
         if len(seats) >= 2:
             for seat in seats:
                 flip(g, seat, "master")
                 flip(g, seat, "servant")
-    cs = g.rules.cards
-    steps = []
-    for li, land in enumerate(s.lands):
-        parts = colours.get(cs.lands[land].colour)
-        if parts:
-            steps.append(("battle", li, tuple(parts)))
-    g.then(*steps, *AFTER_BATTLES)
+    g.then(*battle_steps(g, colours), *AFTER_BATTLES)
 
 
-@step
 def step_events_resolve(g: Game) -> None:
     g.then(*event_steps(g))
 
@@ -121,13 +105,11 @@ def event_done(g: Game, op: Op) -> None:
         g.s.grail = True
 
 
-@step
 def step_swap_ask(g: Game, seat: int, targets: tuple[int, ...]) -> None:
     g.s.phase = "events"
     g.ask({seat: Decision("swap", targets)}, ("swap_do", seat))
 
 
-@step
 def step_swap_do(g: Game, seat: int, answers: Answers) -> None:
     s = g.s
     other = answers[seat]
@@ -138,13 +120,11 @@ def step_swap_do(g: Game, seat: int, answers: Answers) -> None:
            now_seat=s.servant[seat], now_target=s.servant[other])
 
 
-@step
 def step_grail(g: Game, seat: int) -> None:
     g.s.grail = True
     g.emit("grail", seat=seat)
 
 
-@step
 def step_cleanup(g: Game) -> None:
     s = g.s
     for seat in range(s.n):
@@ -153,7 +133,6 @@ def step_cleanup(g: Game) -> None:
             s.adisc.append(bid)
 
 
-@step
 def step_draw_step(g: Game) -> None:
     s, r = g.s, g.rules
     s.phase = "draw"
@@ -175,7 +154,6 @@ def step_draw_step(g: Game) -> None:
     g.log_draws(drawn)
 
 
-@step
 def step_round_end(g: Game) -> None:
     s, r = g.s, g.rules
     if s.over:

@@ -49,7 +49,7 @@ from typing import Any, Iterable
 from fuyuki.core.errors import FuyukiError
 from fuyuki.core.protocol import Decision
 from fuyuki.core.record import Record
-from fuyuki.sbb.battle import bidders
+from fuyuki.sbb.battle import battle_steps, bid_colours
 from fuyuki.sbb.game import Game
 from fuyuki.sbb.rounds import AFTER_BATTLES, AFTER_EVENTS, event_done, event_steps
 from fuyuki.sbb.rules import Rules
@@ -380,8 +380,9 @@ class Sampler:
                     asks[i] = Decision("bid", tuple(sorted(set(s.hand[i]))))
         elif kind == "jewel":
             li = s.lands.index(decision.info["land"])
-            cont = ("battle_fight", li, bidders(g, li))
-            todo = [("battle", j) for j in range(li + 1, len(s.lands))] + list(AFTER_BATTLES)
+            colours = bid_colours(g)
+            cont = ("battle_fight", li, colours[self.rules.cards.lands[s.lands[li]].colour])
+            todo = battle_steps(g, colours, li + 1) + list(AFTER_BATTLES)
         elif kind == "swap":
             cont = ("swap_do", me)
             steps = event_steps(g)

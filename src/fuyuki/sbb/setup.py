@@ -5,12 +5,11 @@ from __future__ import annotations
 
 from fuyuki.core.protocol import Decision
 from fuyuki.core.rng import shuffle
-from fuyuki.sbb.game import Answers, Game, step
+from fuyuki.sbb.game import Answers, Game
 from fuyuki.sbb.rules import Rules
 from fuyuki.sbb.state import Op
 
 
-@step
 def step_setup(g: Game) -> None:
     s, r, cs = g.s, g.rules, g.rules.cards
     lands = list(cs.lands)
@@ -48,7 +47,6 @@ def deal_steps(r: Rules) -> list[Op]:
     return [("deal_random",), *aside, ("deal",), ("round_start",)]
 
 
-@step
 def step_return_set_aside(g: Game) -> None:
     s = g.s
     s.mdeck.extend(g.rules.set_aside)
@@ -56,7 +54,6 @@ def step_return_set_aside(g: Game) -> None:
     g.emit("set_aside_returned", cards=list(g.rules.set_aside))
 
 
-@step
 def step_deal_random(g: Game, seats: tuple[int, ...] | None = None) -> None:
     """v1.x: one master and one servant to each seat (``seats``: from the parent to the left,
     default all)."""
@@ -85,7 +82,6 @@ def draft_order(kind: str, seats: tuple[int, ...]) -> tuple[int, ...]:
     return (seats[-1],) + tuple(reversed(seats[:-1]))
 
 
-@step
 def step_draft_start(g: Game, kind: str, seats: tuple[int, ...] | None = None) -> None:
     """A draft (§3) among ``seats`` (from the parent to the left; default all)."""
     s = g.s
@@ -104,7 +100,6 @@ def step_draft_start(g: Game, kind: str, seats: tuple[int, ...] | None = None) -
     g.then(("draft_pick", kind, order, 0, tuple(pack)))
 
 
-@step
 def step_draft_pick(g: Game, kind: str, order: tuple[int, ...], i: int,
                     pack: tuple[str, ...]) -> None:
     s = g.s
@@ -113,7 +108,6 @@ def step_draft_pick(g: Game, kind: str, order: tuple[int, ...], i: int,
     g.ask({seat: Decision(f"draft_{kind}", pack)}, ("draft_picked", kind, order, i, pack))
 
 
-@step
 def step_draft_picked(g: Game, kind: str, order: tuple[int, ...], i: int, pack: tuple[str, ...],
                       answers: Answers) -> None:
     s = g.s
@@ -136,7 +130,6 @@ def step_draft_picked(g: Game, kind: str, order: tuple[int, ...], i: int, pack: 
             start_dark_masters(g)
 
 
-@step
 def step_deal(g: Game) -> None:
     s = g.s
     drawn: dict[int, list[str]] = {}

@@ -28,8 +28,9 @@ from typing import Any, Mapping
 
 from fuyuki.core.errors import DataError, IllegalAction
 from fuyuki.core.record import Record
-from fuyuki.sbb.game import STEPS, Game, make_game
+from fuyuki.sbb.game import Game, make_game
 from fuyuki.sbb.rules import Rules
+from fuyuki.sbb.setup import step_setup
 from fuyuki.sbb.state import Op
 
 ASSIGN = ("draft", "random")
@@ -42,7 +43,7 @@ def start(players: int = 4, seed: int | None = None, rules: Rules | None = None,
     Call :func:`deal` on it before anything else."""
 
     game = make_game(players, seed, rules, quiet)
-    STEPS["setup"](game)
+    step_setup(game)
     return game
 
 

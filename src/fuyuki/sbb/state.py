@@ -25,11 +25,13 @@ class State:
     """Everything the engine knows. Hidden parts (hands, face-down cards, decks) never leave
     it except through :func:`fuyuki.sbb.view.build_view`."""
 
-    __slots__ = _LISTS + _SCALARS + ("hand", "seen", "rng", "asking", "answers", "cont")
+    __slots__ = _LISTS + _SCALARS + ("hand", "seen", "rng", "asking", "answers", "cont", "orders")
 
     def __init__(self, n: int, rng: random.Random) -> None:
         self.n = n
         self.rng = rng
+        #: the seats from each seat to the left (shared by clones: never changed)
+        self.orders = _orders(n)
         self.parent = 0
         self.round = 0
         self.pool = 0
@@ -76,19 +78,24 @@ class State:
         c.asking = self.asking.copy()
         c.answers = self.answers.copy()
         c.cont = self.cont
+        c.orders = self.orders
         return c
 
     def seats_from(self, first: int) -> tuple[int, ...]:
-        """Seats from ``first`` to the left (cached: asked for many times a round)."""
-        key = (self.n, first)
-        order = _ORDERS.get(key)
-        if order is None:
-            order = _ORDERS[key] = tuple((first + i) % self.n for i in range(self.n))
-        return order
+        """Seats from ``first`` to the left."""
+        return self.orders[first]
 
     def order(self) -> tuple[int, ...]:
         """Seats from the parent to the left."""
-        return self.seats_from(self.parent)
+        return self.orders[self.parent]
 
 
-_ORDERS: dict[tuple[int, int], tuple[int, ...]] = {}
+_ORDERS: dict[int, list[tuple[int, ...]]] = {}
+
+
+def _orders(n: int) -> list[tuple[int, ...]]:
+    """For each seat, the seats from it to the left (one list per seat count)."""
+    orders = _ORDERS.get(n)
+    if orders is None:
+        orders = _ORDERS[n] = [tuple((first + i) % n for i in range(n)) for first in range(n)]
+    return orders

@@ -64,6 +64,9 @@ def play_game(cfg: SimConfig, index: int, *, bots: tuple[str, ...] | None = None
     for k, bot_seed in enumerate(derive_seeds(seed, "bots", n)):
         agents[seat_of[k]] = make_agent(names[k], bot_seed, rules, cfg.bot_iterations)
     full = [getattr(a, "needs_full_state", False) for a in agents]
+    if not any(full):   # the bots-only fast path: each bot reads its own view or none
+        g.play_bots(agents)
+        return summarize(g, seat_of, names, index, seed)
     needs = [a.needs_view for a in agents]
     pending, submit = g.pending, g.submit
     while not g.s.over:

@@ -51,6 +51,8 @@ def play_out(game, bots, *, limit: int | None = None, visit=None) -> int:
     seat's own view (built only for bots that read one); return how many decisions were
     answered. ``visit(game, seat, decision)`` runs before each answer. Past ``limit``
     decisions a FuyukiError says the game did not end."""
+    if visit is None and hasattr(game, "play_bots"):
+        return game.play_bots(bots, limit or 0)
     decisions = 0
     while not game.over:
         for seat, d in game.pending().items():
