@@ -63,30 +63,41 @@ class Manager:
 
     def create(self, raw: dict[str, Any], host: str | None, seed: int | None = None
                ) -> tuple[Table, int | None, str | None]:
+        """A new table; the creator (``host``, a name) takes the game's host seat. With an
+        inviting game every other human seat gets its token now: ``table.invites``."""
         cfg = check_config(raw)
+        game = adapter(cfg["game"])
         name = check_name(host) if host is not None else None
-        n, bots = cfg["players"], cfg["bots"]
-        humans = n - bots
-        if name is not None and humans == 0:
+        kinds = game.seat_kinds(cfg)
+        host_seat = game.host_seat(cfg)
+        if name is not None and kinds[host_seat] != "human":
             raise IllegalAction("bad_config", "bots: no seat is left for the host", field="bots")
-        seats = [SeatRow(i, "human") if i < humans else SeatRow(i, "bot", level=cfg["bot_level"])
-                 for i in range(n)]
+        seats = [SeatRow(i, k, level=cfg["bot_level"] if k == "bot" else "")
+                 for i, k in enumerate(kinds)]
         code = security.new_code()
         while self.storage.load_table(code) is not None:
             code = security.new_code()
         token = None
         if name is not None:
             token = security.new_token()
-            seats[0].name, seats[0].token_hash = name, security.hash_token(token)
+            seats[host_seat].name = name
+            seats[host_seat].token_hash = security.hash_token(token)
+        invites = {}
+        if game.invite:
+            for s in seats:
+                if s.kind == "human" and not s.token_hash:
+                    invites[s.seat] = security.new_token()
+                    s.name, s.token_hash = game.seat_name(cfg, s.seat), security.hash_token(invites[s.seat])
         status = "waiting" if any(s.kind == "human" and not s.token_hash for s in seats) else "playing"
         row = TableRow(code, secrets.randbelow(2**31) if seed is None else seed, cfg, status,
                        time.time(), seats, [])
         self.storage.create_table(row)
         self._make_room()
         t = self.tables[code] = Table(row, self.storage, self.settings)
+        t.invites = invites
         if name is not None:
-            t.gone_since[0] = _table._now()
-        return t, (0 if name is not None else None), token
+            t.gone_since[host_seat] = _table._now()
+        return t, (host_seat if name is not None else None), token
 
     def close(self) -> None:
         for t in self.tables.values():

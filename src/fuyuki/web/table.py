@@ -30,6 +30,7 @@ from fuyuki.web.settings import Settings
 from fuyuki.web.storage import SeatRow, Storage, TableRow
 
 _now = time.monotonic          # the tables' clock (tests move it)
+_wall = time.time              # the wall clock a game's due submissions are timed by
 
 
 def event_json(adapter_: Adapter, game: Any, e, cache: dict | None = None) -> dict[str, Any]:
@@ -108,6 +109,8 @@ class Table:
         self._texts: dict[int, tuple] = {}
         self._thinking: set[int] = set()
         self.slow_failures = 0
+        self.invites: dict[int, str] = {}  # seat tokens made at creation, for the creator only
+        self._wake: float | None = None    # when the game has due submissions (_now() time)
         self._track_decisions()
 
     # ------------------------------------------------------------------ facts
@@ -121,8 +124,10 @@ class Table:
 
     @property
     def config(self) -> dict[str, Any]:
-        """The table's settings as shown to anyone, its game named."""
-        return {"game": self.adapter.name, **self.row.config}
+        """The table's settings as shown to anyone, its game named (private fields left out)."""
+        hidden = self.adapter.private_config
+        return {"game": self.adapter.name,
+                **{k: v for k, v in self.row.config.items() if k not in hidden}}
 
     @property
     def submissions(self) -> list[tuple[int, Any]]:
@@ -155,6 +160,8 @@ class Table:
         if s.kind == "bot":
             return True
         if self.status != "playing":
+            return False
+        if s.kind != "human" or self.adapter.takeover is None:
             return False
         if self.away[seat]:
             return True
@@ -354,8 +361,32 @@ class Table:
             self._thinking.discard(seat)
         self.refresh()
 
+    def record(self, seat: int, choice: Any) -> None:
+        """A submission outside the decision protocol (a game master's command, a reader's
+        answer: see the adapter's ``message``): checked by the game, stored, told to all."""
+        if self.status != "playing" or self.game.over:
+            raise IllegalAction("not_playing", "the game is not being played")
+        self._apply(seat, choice)
+        self.refresh()
+
+    def _due(self) -> None:
+        """Apply the game's submissions the clock made due; note when to look again."""
+        self._wake = None
+        if self.status != "playing" or self.game.over:
+            return
+        subs, later = self.adapter.due(self.game, _wall())
+        for seat, choice in subs:
+            try:
+                self._apply(seat, choice)
+            except IllegalAction:
+                return                     # the store refused: the next refresh tries again
+        if subs and not self.game.over:
+            subs, later = self.adapter.due(self.game, _wall())
+        self._wake = None if later is None else _now() + later
+
     def refresh(self) -> None:
         """After any change: let bots play, tell everyone, set the next timer."""
+        self._due()
         self._track_decisions()
         if self.settings.bot_delay <= 0:
             guard = 0
@@ -393,6 +424,8 @@ class Table:
         if self.status != "playing" or self.game.over:
             return
         times = [t for s, t in self.deadline.items() if not self.away[s]]
+        if self._wake is not None:
+            times.append(self._wake)
         grace = self.settings.disconnect_grace
         for seat in self.game.pending():
             since = self.gone_since[seat]
@@ -474,8 +507,8 @@ class Table:
                 "events": [event_json(self.adapter, g, e)
                            for e in g.events[start:] if e.visible_to(None)]}
 
-    def message(self, seat: int | None, data: dict[str, Any]) -> None:
+    def message(self, seat: int | None, data: dict[str, Any], conn: Conn | None = None) -> None:
         """A game-specific client message (the adapter's; refused by default)."""
-        self.adapter.message(self, seat, data)
+        self.adapter.message(self, seat, data, conn)
 
 
