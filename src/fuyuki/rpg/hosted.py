@@ -34,7 +34,7 @@ from typing import Any
 from fuyuki.core.errors import IllegalAction
 from fuyuki.core.events import Event
 from fuyuki.core.protocol import Decision
-from fuyuki.rpg.options import option_label
+from fuyuki.rpg.options import option_hint, option_label
 from fuyuki.rpg.roster import Roster
 from fuyuki.rpg.rules import Rules
 from fuyuki.rpg.text import Renderer, t
@@ -208,8 +208,10 @@ class HostedWar:
             head = t(lang, f"online.ask_{d['mode']}", q=d["q"], who=d["who"],
                      kind=t(lang, f"kind.{d['kind']}"), n=d["n"],
                      close=time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(d["close_at"])))
-            return [head] + [t(lang, "online.ask_option", i=i, label=lab[lang])
-                             for i, lab in enumerate(d["labels"], 1)]
+            return [head] + [t(lang, "online.ask_option", i=i, label=lab[lang],
+                               hint=f"（{h[lang]}）" if h[lang] and lang == "ja" else
+                               f" ({h[lang]})" if h[lang] else "")
+                             for i, (lab, h) in enumerate(zip(d["labels"], d["hints"]), 1)]
         if k == "anka_answer":
             return [t(lang, "online.answer", q=d["q"], k=d["k"],
                       name=d["name"] or t(lang, "online.anonymous"), i=d["i"],
@@ -305,8 +307,9 @@ class HostedWar:
         q = Question(len(self.questions) + 1, seat, d.kind, list(options), mode, n, close_at)
         self.questions.append(q)
         self.emit("anka_open", q=q.q, seat=seat, who=self.war.pairs[seat].label, kind=d.kind,
-                  options=q.options, labels=self._labels(seat, d, q.options), mode=mode, n=n,
-                  close_at=close_at)
+                  options=q.options, labels=self._labels(seat, d, q.options),
+                  hints=[{lang: option_hint(lang, self.war, seat, d, o) for lang in LANGS}
+                         for o in q.options], mode=mode, n=n, close_at=close_at)
         return {"gm": "ask", "seat": seat, "options": q.options, "mode": mode, "n": n,
                 "close_at": close_at}
 

@@ -157,6 +157,7 @@ class RpgAdapter(Adapter):
             "over": game.over, "result": game.result, "paused": game.paused, "held": game.held,
             "questions": [q.to_json() for q in game.questions if q.open],
             "anka": sorted(game.anka),
+            "item_names": {k: i.name for k, i in game.rules.items.items()},
             # the readers drive the 安価 pairs: those pairs' own sheets are theirs to see
             "anka_sheets": {str(i): war.pairs[i].sheet() for i in sorted(game.anka)},
         }

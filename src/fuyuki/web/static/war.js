@@ -162,11 +162,14 @@ function onMessage(m) {
   state = m;
   $("war").classList.remove("hidden");
   let revealed = false;
+  const log = $("log");
+  const stick = m.from_start || log.scrollHeight - log.scrollTop - log.clientHeight < 80;
   for (const e of m.events || []) {
     events.push(e);
     appendEvent(e);
     if (e.kind === "dice_reveal" || e.kind === "war_reveal") revealed = true;
   }
+  if (stick) log.scrollTop = log.scrollHeight;
   render();
   if (revealed || verified === null) runVerify();
 }
@@ -193,10 +196,8 @@ function appendEvent(e) {
     block.lines.append(div);
     logLines.push({ text: line, el: div });
   }
-  const log = $("log");
-  if (log.scrollHeight - log.scrollTop - log.clientHeight < 120) log.scrollTop = log.scrollHeight;
 }
-function rebuildLog() { resetLog(); for (const e of events) appendEvent(e); runVerify(); }
+function rebuildLog() { resetLog(); for (const e of events) appendEvent(e); $("log").scrollTop = $("log").scrollHeight; runVerify(); }
 function logText() { return logLines.map(l => l.text).join("\n") + "\n"; }
 async function copyBlock(b, button) {
   const text = Array.from(b.querySelectorAll(".line"))
@@ -378,8 +379,10 @@ function renderQuestions(v) {
         const opts = el("div", { class: "options" });
         (ev ? ev.data.options : q.options).forEach((o, i) => {
           const lab = ev ? (ev.data.labels[i][lang()] || ev.data.labels[i].ja) : o;
-          opts.append(el("button", { type: "button", class: "opt", "data-value": o, text: `${i + 1}. ${lab}`,
-            onclick: () => send({ type: "answer", q: q.q, option: o, name: name.value, text: text.value }, "answer-err") }));
+          const hn = ev && ev.data.hints ? (ev.data.hints[i][lang()] || ev.data.hints[i].ja) : "";
+          opts.append(el("button", { type: "button", class: "opt", "data-value": o,
+            onclick: () => send({ type: "answer", q: q.q, option: o, name: name.value, text: text.value }, "answer-err") },
+            el("span", { text: `${i + 1}. ${lab}` }), el("span", { class: "hint", text: hn })));
         });
         box.append(el("div", { class: "row" }, name, text), opts);
       }
@@ -394,7 +397,8 @@ function renderQuestions(v) {
 
 function sheetBox(title, s, extra) {
   const stats = c => STAT_KEYS.map((k, i) => `${STATS[lang()][i]}${c.stats[k]}`).join(" ");
-  const items = Object.entries(s.items || {}).map(([k, n]) => `${k}×${n}`).join(", ") || "-";
+  const names = state.view.item_names || {};
+  const items = Object.entries(s.items || {}).map(([k, n]) => `${names[k] ? names[k][lang()] || names[k].ja : k}×${n}`).join(", ") || "-";
   return el("div", { class: "sheet" },
     el("div", { class: "t", text: title }),
     el("div", { text: `${s.servant.name}（${s.servant.class} Lv${s.servant.lv}）: ${stats(s.servant)}` }),
