@@ -133,7 +133,7 @@ def test_a_gm_a_player_and_two_readers_run_a_war_in_chromium(tmp_path, app_facto
             gm.select_option('select[data-pair="black-saber"]', "player")
             gm.screenshot(path=str(shots / "create-desktop.png"), full_page=True)
             gm.click("#create-form button[type=submit]")
-            gm.wait_for_url(re.compile(r"/t/[A-Za-z0-9]+$"))
+            gm.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
             gm.wait_for_selector("#links-list .share")
             code = gm.url.rsplit("/", 1)[1]
             links = gm.locator("#links-list .link-row").all_inner_texts()
@@ -161,17 +161,20 @@ def test_a_gm_a_player_and_two_readers_run_a_war_in_chromium(tmp_path, app_facto
             gm.click("#narrate-btn")
             asked = answered = battled = False
             deadline = time.monotonic() + 240
-            shot_mid = False
+            shot_mid = shot_decision = False
             while time.monotonic() < deadline:
                 if gm.locator("#end").is_visible():
                     break
                 acted = _click_if(gm, "#next-btn")
                 # the player: attack in the action (a battle), the first option otherwise
                 if player.locator("#decision-options .opt").count():
-                    if not _click_if(player, '#decision-options .opt[data-value^="attack:"]'):
-                        acted |= _click_if(player, "#decision-options .opt")
+                    if _click_if(player, '#decision-options details[data-kind="attack"] summary'):
+                        if not shot_decision:
+                            player.screenshot(path=str(shots / "action-player.png"), full_page=False)
+                            shot_decision = True
+                        acted = _click_if(player, '#decision-options .opt[data-value^="attack:"]')
                     else:
-                        acted = True
+                        acted |= _click_if(player, "#decision-options .opt:visible")
                 # the 安価 pair: one question for the readers, then the program decides
                 dec = gm.locator('#gm-decisions .gm-dec:has(button.ask)')
                 if dec.count():

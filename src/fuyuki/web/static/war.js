@@ -269,6 +269,8 @@ function render() {
   renderQuestions(v);
   renderSide(v);
   $("end").classList.toggle("hidden", !v.over);
+  const end = events.find(e => e.kind === "war_end");
+  if (end) $("ranking").replaceChildren(...(end.text[lang()] || end.text.ja).split("\n").map(x => el("div", { text: x })));
   $("log-panel").classList.toggle("nodice", !$("show-dice").checked);
 }
 
@@ -333,13 +335,13 @@ function renderDecision(v) {
   const d = v.role === "player" ? v.decision : null;
   $("decision").classList.toggle("hidden", v.role !== "player" || v.over);
   if (v.role !== "player") return;
-  const sig = JSON.stringify([d, state.turn, lang()]);
+  const sig = JSON.stringify([d, state.turn, lang(), v.held, v.paused]);
   if ($("decision").dataset.sig === sig) return;
   $("decision").dataset.sig = sig;
   const opts = $("decision-options");
   opts.replaceChildren();
   $("decision-info").replaceChildren();
-  if (!d) { $("decision-title").textContent = t("w_wait"); return; }
+  if (!d) { $("decision-title").textContent = v.held || v.paused ? t("w_held") : t("w_wait"); return; }
   $("decision-title").textContent = t("w_your_decision", { kind: kindName(d.kind) });
   const info = d.info || {};
   if (info.target !== undefined) $("decision-info").append(el("div", { text: `→ ${nameOf(info.target)}` }));
@@ -347,10 +349,22 @@ function renderDecision(v) {
     info.totals.forEach((tot, i) => $("decision-info").append(el("div", { text: `${info.sides[i]}: ` +
       tot.map((x, k) => `${STATS[lang()][k]}${x}`).join(" ") })));
   }
-  for (const o of d.options) {
-    opts.append(el("button", { type: "button", class: "opt", "data-value": o.value,
+  const button = o => el("button", { type: "button", class: "opt", "data-value": o.value,
       onclick: () => send({ type: "move", choice: o.value, turn: state.turn }, "decision-err") },
-      el("span", { text: label(o) }), el("span", { class: "hint", text: hint(o) })));
+      el("span", { text: label(o) }), el("span", { class: "hint", text: hint(o) }));
+  if (d.options.length <= 12) { for (const o of d.options) opts.append(button(o)); return; }
+  // long lists (an action with every target): one group per kind, as the terminal does
+  const groups = new Map();
+  for (const o of d.options) {
+    const head = String(o.value).split(":")[0];
+    if (!groups.has(head)) groups.set(head, []);
+    groups.get(head).push(o);
+  }
+  for (const [head, list] of groups) {
+    if (list.length === 1) { opts.append(button(list[0])); continue; }
+    const title = label(list[0]).split(/→|：|:/)[0].trim();
+    opts.append(el("details", { class: "group", "data-kind": head },
+      el("summary", { text: `${title}（${list.length}）` }), el("div", { class: "options" }, ...list.map(button))));
   }
 }
 function nameOf(id) { const p = state.view.pairs.find(x => x.id === id); return p ? p.servant : id; }
