@@ -188,18 +188,23 @@ def test_a_restart_mid_war_resumes_it_exactly(tmp_path):
             close_all()
 
 
-def test_a_vote_closes_at_its_time_and_answers_are_limited(http, monkeypatch):
-    from fuyuki.web import table as _table
-    from fuyuki.web.games import rpg
-
+def _at_anka_decision(http):
+    """A new war played (the GM holding no question) until the 安価 pair has a decision."""
     made = _war(http)
     gm, players, readers, clients = _connect(http, made)
     rng = random.Random(3)
-    # run until the 安価 pair has a decision
     while not any(d["anka"] for d in gm.last["view"]["decisions"].values()):
         assert step(gm, players, readers, clients, rng, [0])
     seat = next(int(s) for s, d in gm.last["view"]["decisions"].items() if d["anka"])
     opts = [o["value"] for o in gm.last["view"]["decisions"][str(seat)]["options"]]
+    return made, gm, readers, clients, seat, opts
+
+
+def test_a_vote_closes_at_its_time_and_answers_are_limited(http, monkeypatch):
+    from fuyuki.web import table as _table
+    from fuyuki.web.games import rpg
+
+    made, gm, readers, clients, seat, opts = _at_anka_decision(http)
     gm.send({"type": "gm", "gm": "ask", "seat": seat, "options": opts[:2], "mode": "vote",
              "seconds": 60})
     read_all(clients)
@@ -227,13 +232,7 @@ def test_a_vote_closes_at_its_time_and_answers_are_limited(http, monkeypatch):
 
 
 def test_the_gm_closes_a_question_early(http):
-    made = _war(http)
-    gm, players, readers, clients = _connect(http, made)
-    rng = random.Random(3)
-    while not any(d["anka"] for d in gm.last["view"]["decisions"].values()):
-        assert step(gm, players, readers, clients, rng, [0])
-    seat = next(int(s) for s, d in gm.last["view"]["decisions"].items() if d["anka"])
-    opts = [o["value"] for o in gm.last["view"]["decisions"][str(seat)]["options"]]
+    made, gm, readers, clients, seat, opts = _at_anka_decision(http)
     gm.send({"type": "gm", "gm": "ask", "seat": seat, "options": opts[:2], "mode": "count", "n": 5})
     read_all(clients)
     readers[0].send({"type": "answer", "q": 1, "option": opts[1]})

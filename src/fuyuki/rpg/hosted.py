@@ -224,10 +224,15 @@ class HostedWar:
         return [t(lang, f"online.{k}", **d)]
 
     # -- the GM ------------------------------------------------------------------------------------
-    def _labels(self, seat: int, d: Decision, options: list[str]) -> list[dict[str, str]]:
+    def names(self) -> dict[str, str]:
+        """How pairs and characters are named in option labels (pair id: its servant)."""
         names = {}
         for p in self.war.pairs:
             names |= {p.id: p.servant.name, p.servant.id: p.servant.name, p.master.id: p.master.name}
+        return names
+
+    def _labels(self, seat: int, d: Decision, options: list[str]) -> list[dict[str, str]]:
+        names = self.names()
         return [{lang: option_label(lang, d, o, names) for lang in LANGS} for o in options]
 
     def _gm(self, c: Any) -> dict[str, Any]:

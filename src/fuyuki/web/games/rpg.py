@@ -138,9 +138,7 @@ class RpgAdapter(Adapter):
         return game.text_of(event)
 
     def _decision(self, game: HostedWar, seat: int, d: Any) -> dict[str, Any]:
-        names = {}
-        for p in game.war.pairs:
-            names |= {p.id: p.servant.name, p.servant.id: p.servant.name, p.master.id: p.master.name}
+        names = game.names()
         return {"kind": d.kind, "info": d.to_json()["info"],
                 "options": [{"value": o,
                              "label": {lang: option_label(lang, d, o, names) for lang in LANGS},
