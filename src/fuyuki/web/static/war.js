@@ -158,6 +158,11 @@ function onMessage(m) {
   }
   if (m.type !== "state") return;
   for (const id of ["decision-err", "answer-err", "gm-err"]) $(id).textContent = "";
+  if (!state && !localStorage.getItem("fuyuki.lang") && m.config && m.config.lang && m.config.lang !== lang()) {
+    setLang(m.config.lang);                  // the war's language until the reader picks one
+    applyI18n();
+    $("lang").textContent = t("lang_switch");
+  }
   if (m.from_start) { events = []; resetLog(); }
   state = m;
   $("war").classList.remove("hidden");
