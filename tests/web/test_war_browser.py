@@ -120,6 +120,7 @@ def test_a_gm_a_player_and_two_readers_run_a_war_in_chromium(tmp_path, app_facto
             desktop, phone = {"width": 1200, "height": 900}, {"width": 390, "height": 844}
             ctx = {n: browser.new_context(viewport=v) for n, v in
                    (("gm", desktop), ("player", phone), ("reader1", desktop), ("reader2", phone))}
+            ctx["reader1"].grant_permissions(["clipboard-read", "clipboard-write"], origin=server.url)
             pages = {n: c.new_page() for n, c in ctx.items()}
             errors: list[str] = []
             for p in pages.values():
@@ -129,6 +130,15 @@ def test_a_gm_a_player_and_two_readers_run_a_war_in_chromium(tmp_path, app_facto
             # the GM creates the war: red-saber by 安価 (the default), black-saber by a player
             gm.goto(server.url + "/new/rpg")
             gm.wait_for_selector("#c-pairs select")
+            # an uploaded roster with a mistake: the CLI's clear error, nothing created
+            bad = tmp_path / "bad.toml"
+            bad.write_text("[[pair]]\nid = 3\n", "utf-8")
+            gm.select_option("#c-roster", "file")
+            gm.set_input_files("#c-file", str(bad))
+            gm.click("#create-form button[type=submit]")
+            gm.wait_for_selector("#create-err:has-text('roster')")
+            assert "id" in gm.inner_text("#create-err")
+            gm.select_option("#c-roster", "sample")
             gm.fill("#c-turns", "2")
             gm.select_option('select[data-pair="black-saber"]', "player")
             gm.screenshot(path=str(shots / "create-desktop.png"), full_page=True)
@@ -215,8 +225,17 @@ def test_a_gm_a_player_and_two_readers_run_a_war_in_chromium(tmp_path, app_facto
             for p in (r1, r2):
                 assert p.evaluate("warLogText()") == log
                 assert "一致" in p.inner_text("#war-check")
+            # a turn's text, copied for a forum post: from its commitment to its reveal
+            r1.locator('.turn-block[data-turn="1"] .turn-head button').click()
+            copied = r1.evaluate("navigator.clipboard.readText()")
+            assert copied.split("\n")[0].startswith("【ダイス公約】ターン1") and "#DICE REVEAL t1 " in copied
+            assert copied in log and "#DICE COMMIT t2" not in copied
             for n, p in pages.items():
                 p.screenshot(path=str(shots / f"end-{n}.png"), full_page=False)
+            r2.click("#lang")
+            r2.wait_for_selector("#log:has-text('[Dice commitment]')")
+            assert "Turn 2/2" in r2.inner_text("#status-line")
+            r2.screenshot(path=str(shots / "end-reader2-en.png"), full_page=False)
             for n in ("gm", "reader1"):
                 pages[n].set_viewport_size({"width": 390, "height": 844})
                 pages[n].screenshot(path=str(shots / f"end-{n}-phone.png"), full_page=False)

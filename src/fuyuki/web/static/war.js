@@ -122,7 +122,8 @@ async function showCreate() {
       localStorage.setItem(KEY(made.code) + ".invites", JSON.stringify(made.invites));
       location.href = `/t/${made.code}`;
     } catch (e) {
-      $("create-err").textContent = errText(e.code, e.message);
+      // the server's message names the field and the reason (a roster's key and line)
+      $("create-err").textContent = `${errText(e.code, e.message)}: ${e.message}`;
     }
   });
 }
@@ -192,7 +193,7 @@ function newBlock(turn) {
   block = { turn, el: b, lines };
 }
 function appendEvent(e) {
-  if (e.kind === "turn_start") newBlock(e.data.turn);
+  if (e.kind === "dice_commit" && e.data.turn) newBlock(e.data.turn);   // a turn: its commitment to its reveal
   const text = e.text ? (e.text[lang()] || e.text.ja) : "";
   if (!text) return;
   const cls = e.kind === "narration" ? "gm" : /^anka_|^gm_decided/.test(e.kind) ? "anka" : "";
