@@ -46,8 +46,8 @@ def roster_of(text: str | None) -> Roster:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise FuyukiError(f"roster: not valid TOML: {exc}") from None
-    return parse_roster(data, "roster", rules)
+        raise FuyukiError(f"upload: not valid TOML: {exc}") from None
+    return parse_roster(data, "upload", rules)
 
 
 class RpgAdapter(Adapter):

@@ -94,6 +94,7 @@ async function showCreate() {
   }
   $("c-roster").addEventListener("change", () => {
     const file = $("c-roster").value === "file";
+    $("create-err").textContent = "";
     $("c-file").classList.toggle("hidden", !file);
     $("c-pairs").classList.toggle("hidden", file);
     $("c-ids").classList.toggle("hidden", !file);
