@@ -140,6 +140,19 @@ def _no_leaks(made, game, gm, players, readers):
                 for p in view.get("pairs", []):     # a sheet: one's own or one learned
                     if "sheet" in p:
                         assert seat is not None and (p["seat"] == seat or p["id"] in view["me"]["known"])
+    # a pair's sheet (its servant's stats and abilities) reaches only that pair, the pairs that
+    # learned it by 情報収集, the readers when they drive it, and the GM
+    for p in game.war.pairs:
+        servant = json.dumps(p.sheet()["servant"], ensure_ascii=False)
+        for c in list(players.values()) + readers:
+            seat = c.last["you"]
+            earned = p.seat == seat or p.seat in game.anka or \
+                (seat is not None and p.id in game.war.pairs[seat].known)
+            if not earned:
+                assert all(servant not in json.dumps(m, ensure_ascii=False) for m in c.messages), \
+                    (p.id, seat)
+            elif p.seat == seat:                 # (the search finds a sheet where it is)
+                assert any(servant in json.dumps(m, ensure_ascii=False) for m in c.messages)
     # private events reached only their pair (and the GM)
     for seat, c in players.items():
         for m in c.messages:
@@ -209,6 +222,9 @@ def test_a_vote_closes_at_its_time_and_answers_are_limited(http, monkeypatch):
              "seconds": 60})
     read_all(clients)
     q = gm.last["view"]["questions"][0]
+    table = http.app.state.manager.get(made["code"])
+    # the table's timer is set for the vote's closing time
+    assert table._timer is not None and 55 < table._wake - _table._now() <= 60
     readers[0].send({"type": "answer", "q": q["q"], "option": opts[1], "text": "x" * 141})
     assert readers[0].read()["code"] == "too_long"
     readers[0].send({"type": "answer", "q": q["q"], "option": "nonsense"})
