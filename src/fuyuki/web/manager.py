@@ -26,6 +26,30 @@ def check_config(raw: Any) -> dict[str, Any]:
     return {"game": game.name, **game.check_config(rest)}
 
 
+def seat_rows(cfg: dict[str, Any], name: str | None
+              ) -> tuple[list[SeatRow], int, str | None, dict[int, str]]:
+    """A new table's seats as its game wants them (``seat_kinds``), the host seat (taken by
+    ``name``, if any) with its token, and — for an inviting game — a token for every other
+    human seat (its seat link), handed to the creator once and stored only as a hash."""
+    game = adapter(cfg["game"])
+    kinds = game.seat_kinds(cfg)
+    host_seat = game.host_seat(cfg)
+    if name is not None and kinds[host_seat] != "human":
+        raise IllegalAction("bad_config", "bots: no seat is left for the host", field="bots")
+    seats = [SeatRow(i, k, level=cfg["bot_level"] if k == "bot" else "") for i, k in enumerate(kinds)]
+    token = None
+    if name is not None:
+        token = security.new_token()
+        seats[host_seat].name, seats[host_seat].token_hash = name, security.hash_token(token)
+    invites = {}
+    if game.invite:
+        for s in seats:
+            if s.kind == "human" and not s.token_hash:
+                invites[s.seat] = security.new_token()
+                s.name, s.token_hash = game.seat_name(cfg, s.seat), security.hash_token(invites[s.seat])
+    return seats, host_seat, token, invites
+
+
 class Manager:
     """Every table the server knows, loaded from storage on first use."""
 
@@ -66,28 +90,11 @@ class Manager:
         """A new table; the creator (``host``, a name) takes the game's host seat. With an
         inviting game every other human seat gets its token now: ``table.invites``."""
         cfg = check_config(raw)
-        game = adapter(cfg["game"])
         name = check_name(host) if host is not None else None
-        kinds = game.seat_kinds(cfg)
-        host_seat = game.host_seat(cfg)
-        if name is not None and kinds[host_seat] != "human":
-            raise IllegalAction("bad_config", "bots: no seat is left for the host", field="bots")
-        seats = [SeatRow(i, k, level=cfg["bot_level"] if k == "bot" else "")
-                 for i, k in enumerate(kinds)]
+        seats, host_seat, token, invites = seat_rows(cfg, name)
         code = security.new_code()
         while self.storage.load_table(code) is not None:
             code = security.new_code()
-        token = None
-        if name is not None:
-            token = security.new_token()
-            seats[host_seat].name = name
-            seats[host_seat].token_hash = security.hash_token(token)
-        invites = {}
-        if game.invite:
-            for s in seats:
-                if s.kind == "human" and not s.token_hash:
-                    invites[s.seat] = security.new_token()
-                    s.name, s.token_hash = game.seat_name(cfg, s.seat), security.hash_token(invites[s.seat])
         status = "waiting" if any(s.kind == "human" and not s.token_hash for s in seats) else "playing"
         row = TableRow(code, secrets.randbelow(2**31) if seed is None else seed, cfg, status,
                        time.time(), seats, [])
