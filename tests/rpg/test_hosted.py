@@ -156,3 +156,26 @@ def test_a_hosted_war_replays_exactly_from_its_submissions(seed):
         again.submit(s, c)
     assert again.events == w.events and again.texts == w.texts and again.over
     assert w.events[-1].kind == "war_reveal" and w.events[-1].data["secret"] == f"{seed:064x}"
+
+
+def test_a_turn_begins_only_when_the_gm_opens_it():
+    """The war's gate: between two turns nothing of the next turn happens (no commitment, no
+    event, no roll) until the GM's ``next``."""
+    w = new(turns=3)
+    bots = {s: SimpleAgent(2, s) for s in range(w.gm)}
+    w.submit(w.gm, {"gm": "next"})
+    while w.war.turn == 1 and not w.over:
+        if w.pending():
+            s, d = next(iter(w.pending().items()))
+            w.submit(s, bots[s].choose(w.view(s), d))
+        elif w.held:
+            break
+        else:
+            d = w.decision(ANKA)
+            w.submit(w.gm, {"gm": "decide", "seat": ANKA, "option": d.options[0]})
+    assert w.held and w.war.turn == 1
+    assert w.events[-1].kind == "dice_reveal" and w.events[-1].data["turn"] == 1
+    w.submit(w.gm, {"gm": "next"})
+    kinds = [e.kind for e in w.events]
+    at = len(kinds) - 1 - kinds[::-1].index("released")
+    assert kinds[at + 1] == "dice_commit" and w.events[at + 1].data["turn"] == 2

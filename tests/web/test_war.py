@@ -59,11 +59,17 @@ def test_an_uploaded_roster_is_checked_with_the_clis_clear_errors(http):
 
 def test_the_dice_commitment_is_published_from_the_first_moment(http):
     made = _war(http)
-    reader = Client(http, made["code"], None)
-    first = reader.read()
+    gm, players, readers, clients = _connect(http, made)
+    first = readers[0].messages[0]
     texts = [e["text"]["ja"] for e in first["events"]]
     assert texts[0].startswith("【ダイス公約】") and "SHA-256" in texts[0]
-    assert any(t.startswith("#DICE COMMIT t1 ") or "\n#DICE COMMIT t1 " in t for t in texts)
+    assert not any("#DICE ROLL" in t for t in texts)       # no roll before the GM opens turn 1
+    gm.send({"type": "gm", "gm": "next"})
+    read_all(clients)
+    lines = "\n".join(e["text"]["ja"] for e in readers[0].last["events"]).split("\n")
+    commit = next(i for i, x in enumerate(lines) if x.startswith("#DICE COMMIT t1 "))
+    assert all(not x.startswith("#DICE ROLL") for x in lines[:commit])
+    assert any(x.startswith("#DICE ROLL 1 t1/") for x in lines[commit:])
     close_all()
 
 

@@ -105,13 +105,12 @@ class HostedWar:
     def __init__(self, roster: Roster, rules: Rules, secret: str, *, max_turns: int | None = None,
                  anka: tuple[int, ...] | list[int] = (), limits: Limits = Limits()):
         self.secret = secret
-        self.war = War(roster, rules, secret, max_turns=max_turns)
+        self.gm = len(roster.pairs)
+        self.war = War(roster, rules, secret, max_turns=max_turns, gate=self.gm)
         self.rules = rules
-        self.gm = len(self.war.pairs)
         self.anka = frozenset(anka)
         self.limits = limits
         self.paused = False
-        self.released = 0          # the decisions of turns up to this one are open
         self.questions: list[Question] = []
         self.events: list[Event] = []
         self.texts: list[dict[str, list[str]]] = []
@@ -133,13 +132,13 @@ class HostedWar:
 
     @property
     def held(self) -> bool:
-        """The turn's decisions wait for the GM's ``next``."""
-        return self.war.turn > self.released
+        """The next turn waits for the GM's ``next``."""
+        return self.gm in self.war.pending()
 
     def pending(self) -> dict[int, Decision]:
-        if self.over or self.paused or self.held:
+        if self.over or self.paused:
             return {}
-        return {s: d for s, d in self.war.pending().items() if s not in self.anka}
+        return {s: d for s, d in self.war.pending().items() if s not in self.anka and s != self.gm}
 
     def submit(self, seat: int, choice: Any) -> None:
         """A pair's answer, a GM command or a reader's answer; a refused one changes nothing."""
@@ -163,7 +162,7 @@ class HostedWar:
 
     def decision(self, seat: int) -> Decision | None:
         """The war's open decision of a pair (also of a pair the readers drive)."""
-        return self.war.pending().get(seat)
+        return self.war.pending().get(seat) if seat != self.gm else None
 
     def question_of(self, seat: int) -> Question | None:
         return next((q for q in self.questions if q.open and q.seat == seat), None)
@@ -253,9 +252,9 @@ class HostedWar:
             return {"gm": act}
         if act == "next":
             if not self.held:
-                raise _bad("not_held", "this turn's decisions are already open")
-            self.released = self.war.turn
-            self.emit("released", turn=self.war.turn)
+                raise _bad("not_held", "the turn has already begun")
+            self.emit("released", turn=self.war.turn + 1)
+            self.war.submit(self.gm, "start")
             return {"gm": act}
         if act == "narrate":
             text = _text(c.get("text"), self.limits.narration, "narration", lines=True)

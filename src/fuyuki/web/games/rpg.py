@@ -169,7 +169,7 @@ class RpgAdapter(Adapter):
                                                       "max_mana": p.max_mana(game.rules)}
                              for p in war.pairs}
             out["decisions"] = {str(s): self._decision(game, s, d) | {"anka": s in game.anka}
-                                for s, d in war.pending().items()}
+                                for s, d in war.pending().items() if s != game.gm}
         out["pairs"] = pairs
         return out
 

@@ -11,7 +11,7 @@ Object.assign(I18N.ja, {
   w_create_btn: "作成", d_program: "プログラム", d_player: "プレイヤー", d_anka: "安価",
   w_commit: "ダイス公約（秘密のSHA-256）：", w_links: "リンク", w_gm_link_note: "GMリンクは誰にも渡さないでください（戦争を進められる唯一の鍵です）。",
   w_gm_link: "GMリンク（秘密）", w_public_link: "読者用リンク（公開）", w_seat_link: "{name} のプレイヤー用リンク",
-  w_gm_h: "GM", w_narrate: "描写を投稿（ログに入ります）", w_post: "投稿", w_next: "ターン{n}の行動を開始", w_pause: "一時停止", w_resume: "再開",
+  w_gm_h: "GM", w_narrate: "描写を投稿（ログに入ります）", w_post: "投稿", w_next: "ターン{n}を開始", w_pause: "一時停止", w_resume: "再開",
   w_questions: "安価", w_end: "聖杯戦争終了", w_log: "ログ（＞チェイン）", w_dice_lines: "#DICE行", w_verify: "ダイスを検証",
   w_pairs: "参加者", r_gm: "GM", r_player: "プレイヤー", r_reader: "読者",
   w_turn: "ターン{n}/{max}", w_paused: "一時停止中", w_held: "GMの開始待ち", w_running: "進行中", w_over: "終了",
@@ -36,7 +36,7 @@ Object.assign(I18N.en, {
   w_create_btn: "Create", d_program: "program", d_player: "player", d_anka: "anka",
   w_commit: "Dice commitment (SHA-256 of the secret):", w_links: "Links", w_gm_link_note: "Never share the GM link: it is the only key that runs the war.",
   w_gm_link: "GM link (secret)", w_public_link: "Readers' link (public)", w_seat_link: "player link of {name}",
-  w_gm_h: "GM", w_narrate: "Post narration (goes into the log)", w_post: "Post", w_next: "Open turn {n}'s actions", w_pause: "Pause", w_resume: "Resume",
+  w_gm_h: "GM", w_narrate: "Post narration (goes into the log)", w_post: "Post", w_next: "Begin turn {n}", w_pause: "Pause", w_resume: "Resume",
   w_questions: "Anka", w_end: "The war is over", w_log: "Log (＞ chain)", w_dice_lines: "#DICE lines", w_verify: "Check the dice",
   w_pairs: "Pairs", r_gm: "GM", r_player: "player", r_reader: "reader",
   w_turn: "Turn {n}/{max}", w_paused: "paused", w_held: "waiting for the GM", w_running: "running", w_over: "over",
@@ -299,7 +299,7 @@ function renderGm(v) {
   }
   const next = $("next-btn");
   next.classList.toggle("hidden", !v.held);
-  next.textContent = t("w_next", { n: v.turn });
+  next.textContent = t("w_next", { n: v.turn + 1 });
   $("pause-btn").textContent = v.paused ? t("w_resume") : t("w_pause");
   // open decisions of every pair
   const box = $("gm-decisions");
@@ -348,7 +348,7 @@ function renderDecision(v) {
   const opts = $("decision-options");
   opts.replaceChildren();
   $("decision-info").replaceChildren();
-  if (!d) { $("decision-title").textContent = v.held || v.paused ? t("w_held") : t("w_wait"); return; }
+  if (!d) { $("decision-title").textContent = v.paused ? t("w_paused") : v.held ? t("w_held") : t("w_wait"); return; }
   $("decision-title").textContent = t("w_your_decision", { kind: kindName(d.kind) });
   const info = d.info || {};
   if (info.target !== undefined) $("decision-info").append(el("div", { text: `→ ${nameOf(info.target)}` }));
