@@ -179,3 +179,13 @@ def test_a_turn_begins_only_when_the_gm_opens_it():
     kinds = [e.kind for e in w.events]
     at = len(kinds) - 1 - kinds[::-1].index("released")
     assert kinds[at + 1] == "dice_commit" and w.events[at + 1].data["turn"] == 2
+
+
+def test_the_gm_may_decide_for_a_player_who_keeps_the_war_waiting_and_only_that_pair_sees_it():
+    w = new()
+    w.submit(w.gm, {"gm": "next"})
+    seat, d = next((s, d) for s, d in w.pending().items())
+    w.submit(w.gm, {"gm": "decide", "seat": seat, "option": d.options[0]})
+    e = next(e for e in w.events if e.kind == "gm_decided")
+    assert e.to == (seat, w.gm)
+    assert (seat, d.options[0]) in w.war.submissions

@@ -196,7 +196,7 @@ def test_a_gm_a_player_and_two_readers_run_a_war_in_chromium(tmp_path, app_facto
                         dec.first.locator("button.ask").click()
                         asked = True
                     else:
-                        _click_if(gm, "#gm-decisions button.auto")
+                        dec.first.locator("button.auto").click()
                     acted = True
                 if asked and not answered and r1.locator("#questions .opt").count():
                     r1.fill("#questions .a-name", "通りすがり")

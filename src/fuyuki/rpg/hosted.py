@@ -269,17 +269,20 @@ class HostedWar:
             self._decide(q, option, by, votes=sum(a["option"] == option for a in q.answers))
             return {"gm": act, "q": q.q, "by": by}
         if act == "decide":
+            # for a 安価 pair (its minor decisions), or for a player who keeps the war waiting
             seat = c.get("seat")
-            d = self.decision(seat) if type(seat) is int and seat in self.anka else None
+            d = self.decision(seat) if type(seat) is int else None
             if d is None:
-                raise _bad("no_decision", "that pair is not one the readers drive, or has no open decision")
+                raise _bad("no_decision", "that pair has no open decision")
             if self.question_of(seat) is not None:
                 raise _bad("question_open", "a question decides this; close it first")
             option = c.get("option")
             if option not in d.options:
                 raise _bad("not_an_option", f"{option!r} is not an option of {d.kind}")
             label = self._labels(seat, d, [option])[0]
-            self.emit("gm_decided", who=self.war.pairs[seat].label, label=label)
+            # a player's choice stays between that pair and the GM
+            self.emit("gm_decided", None if seat in self.anka else (seat, self.gm),
+                      who=self.war.pairs[seat].label, label=label)
             self.war.submit(seat, option)
             return {"gm": act, "seat": seat, "option": option}
         raise _bad("bad_command", f"unknown GM command {act!r}")

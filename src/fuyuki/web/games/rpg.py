@@ -189,9 +189,9 @@ class RpgAdapter(Adapter):
                 from fuyuki.web import table as _table
                 cmd["close_at"] = round(_table._wall() + sec, 3)
             if cmd.get("gm") == "auto":
-                # the program decides for a pair the readers drive (a minor decision)
+                # the program decides for a pair (a 安価 pair's minor decision, an absent player)
                 s = cmd.get("seat")
-                d = game.decision(s) if type(s) is int and s in game.anka else None
+                d = game.decision(s) if type(s) is int else None
                 if d is None:
                     raise IllegalAction("no_decision", "that pair has no open decision")
                 cmd = {"gm": "decide", "seat": s,

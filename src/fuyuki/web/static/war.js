@@ -174,7 +174,7 @@ function onMessage(m) {
   for (const e of m.events || []) {
     events.push(e);
     appendEvent(e);
-    if (e.kind === "dice_reveal" || e.kind === "war_reveal") revealed = true;
+    if (/^(dice_commit|dice_reveal|war_reveal)$/.test(e.kind)) revealed = true;
   }
   if (stick) log.scrollTop = log.scrollHeight;
   render();
@@ -311,8 +311,9 @@ function renderGm(v) {
     const seat = +s;
     const head = el("div", {}, el("b", { text: pairName(seat) }), ` — ${kindName(d.kind)} `);
     const row = el("div", { class: "gm-dec", "data-seat": seat }, head);
+    const auto = el("button", { type: "button", class: "small auto", text: t("w_auto"), onclick: () => send({ type: "gm", gm: "auto", seat }, "gm-err") });
     if (!d.anka) {
-      row.append(el("span", { class: "dim", text: t("w_waiting_player") }));
+      row.append(el("span", { class: "dim", text: t("w_waiting_player") + " " }), auto);
       box.append(row);
       continue;
     }
@@ -332,7 +333,6 @@ function renderGm(v) {
     } });
     const pick = el("select", { class: "pick" }, ...d.options.map(o => el("option", { value: o.value, text: label(o) })));
     const decide = el("button", { type: "button", class: "small", text: t("w_decide"), onclick: () => send({ type: "gm", gm: "decide", seat, option: pick.value }, "gm-err") });
-    const auto = el("button", { type: "button", class: "small auto", text: t("w_auto"), onclick: () => send({ type: "gm", gm: "auto", seat }, "gm-err") });
     row.append(checks, el("div", { class: "row" }, mode, n, ask), el("div", { class: "row" }, auto, pick, decide));
     box.append(row);
   }
