@@ -288,3 +288,22 @@ def test_the_published_log_passes_war_verify_and_a_tampered_one_fails(http, tmp_
     assert CliRunner().invoke(cli, ["war", "verify", str(good)]).exit_code == 0
     assert CliRunner().invoke(cli, ["war", "verify", str(bad)]).exit_code == 1
     close_all()
+
+
+def test_the_gm_makes_a_new_seat_link_and_the_old_one_stops_working(http):
+    made = _war(http)
+    gm, players, readers, clients = _connect(http, made)
+    seat, player = next(iter(players.items()))
+    readers[0].send({"type": "relink", "seat": seat})
+    assert readers[0].read()["code"] == "not_gm"
+    gm.send({"type": "relink", "seat": seat})
+    got = gm.read()
+    assert got["type"] == "invite" and got["seat"] == seat and got["token"] != made["invites"][str(seat)]
+    old = Client(http, made["code"], made["invites"][str(seat)])
+    assert old.read()["code"] == "bad_token"
+    new = Client(http, made["code"], got["token"])
+    for c in [gm] + readers + [new]:
+        m = c.read()
+        assert m["type"] == "state"
+    assert new.last["you"] == seat and new.last["view"]["role"] == "player"
+    close_all()

@@ -507,6 +507,24 @@ class Table:
                 "events": [event_json(self.adapter, g, e)
                            for e in g.events[start:] if e.visible_to(None)]}
 
+    def reissue(self, seat: int) -> str:
+        """A new token for a human ``seat`` (its link was lost or leaked): the old one stops
+        working and the seat's open pages are closed. Stored as a hash; returned once."""
+        row = self.seats[seat]
+        if row.kind != "human":
+            raise IllegalAction("bad_seat", "only a person's seat has a link")
+        token = security.new_token()
+        row.token_hash = security.hash_token(token)
+        self.storage.update_seat(self.code, row)
+        for c in list(self.conns):
+            if c.seat == seat:
+                c.closed = True
+                try:
+                    c.outbox.put_nowait(None)
+                except asyncio.QueueFull:
+                    pass
+        return token
+
     def message(self, seat: int | None, data: dict[str, Any], conn: Conn | None = None) -> None:
         """A game-specific client message (the adapter's; refused by default)."""
         self.adapter.message(self, seat, data, conn)

@@ -29,6 +29,7 @@ from fuyuki.rpg.roster import Roster, load_roster, parse_roster
 from fuyuki.rpg.rules import default_rules
 from fuyuki.web import security
 from fuyuki.web.games import Adapter
+from fuyuki.web.table import dumps
 
 MAX_ROSTER = 60000               # characters of an uploaded roster
 ANSWER_GAP = 3.0                 # seconds between two answers of one connection
@@ -197,6 +198,16 @@ class RpgAdapter(Adapter):
                 cmd = {"gm": "decide", "seat": s,
                        "option": SimpleAgent(table.row.seed, s).choose(game.view(s), d)}
             table.record(game.gm, cmd)
+        elif kind == "relink":
+            # a new seat link for a player pair (the GM lost it, or it leaked)
+            seat_ = data.get("seat")
+            if seat != game.gm:
+                raise IllegalAction("not_gm", "only the GM's link makes seat links")
+            if type(seat_) is not int or not 0 <= seat_ < game.gm:
+                raise IllegalAction("bad_seat", "a pair's seat")
+            token = table.reissue(seat_)
+            if conn is not None:
+                conn.push(dumps({"type": "invite", "seat": seat_, "token": token}))
         elif kind == "answer":
             if seat == game.gm:
                 raise IllegalAction("not_reader", "the GM does not answer 安価")

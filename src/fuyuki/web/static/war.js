@@ -11,6 +11,7 @@ Object.assign(I18N.ja, {
   w_create_btn: "作成", d_program: "プログラム", d_player: "プレイヤー", d_anka: "安価",
   w_commit: "ダイス公約（秘密のSHA-256）：", w_links: "リンク", w_gm_link_note: "GMリンクは誰にも渡さないでください（戦争を進められる唯一の鍵です）。",
   w_gm_link: "GMリンク（秘密）", w_public_link: "読者用リンク（公開）", w_seat_link: "{name} のプレイヤー用リンク",
+  w_relink: "新しいリンク（古いリンクは無効に）",
   w_gm_h: "GM", w_narrate: "描写を投稿（ログに入ります）", w_post: "投稿", w_next: "ターン{n}を開始", w_pause: "一時停止", w_resume: "再開",
   w_questions: "安価", w_end: "聖杯戦争終了", w_log: "ログ（＞チェイン）", w_dice_lines: "#DICE行", w_verify: "ダイスを検証",
   w_pairs: "参加者", r_gm: "GM", r_player: "プレイヤー", r_reader: "読者",
@@ -36,6 +37,7 @@ Object.assign(I18N.en, {
   w_create_btn: "Create", d_program: "program", d_player: "player", d_anka: "anka",
   w_commit: "Dice commitment (SHA-256 of the secret):", w_links: "Links", w_gm_link_note: "Never share the GM link: it is the only key that runs the war.",
   w_gm_link: "GM link (secret)", w_public_link: "Readers' link (public)", w_seat_link: "player link of {name}",
+  w_relink: "new link (the old one stops working)",
   w_gm_h: "GM", w_narrate: "Post narration (goes into the log)", w_post: "Post", w_next: "Begin turn {n}", w_pause: "Pause", w_resume: "Resume",
   w_questions: "Anka", w_end: "The war is over", w_log: "Log (＞ chain)", w_dice_lines: "#DICE lines", w_verify: "Check the dice",
   w_pairs: "Pairs", r_gm: "GM", r_player: "player", r_reader: "reader",
@@ -156,6 +158,14 @@ function onMessage(m) {
   if (m.type === "error") {
     if (m.code === "bad_token") { sessionStorage.removeItem(KEY(CODE)); localStorage.removeItem(KEY(CODE)); return; }
     $(lastErr).textContent = errText(m.code, m.message);
+    return;
+  }
+  if (m.type === "invite") {                  // a new seat link the GM asked for
+    const invites = JSON.parse(localStorage.getItem(KEY(CODE) + ".invites") || "{}");
+    invites[m.seat] = m.token;
+    localStorage.setItem(KEY(CODE) + ".invites", JSON.stringify(invites));
+    $("links-list").dataset.sig = "";
+    render();
     return;
   }
   if (m.type !== "state") return;
@@ -287,15 +297,23 @@ function renderGm(v) {
   $("links").classList.toggle("hidden", !gm);
   if (!gm) return;
   const origin = location.origin;
-  const links = [[t("w_public_link"), `${origin}/t/${CODE}`]];
-  const tok = localStorage.getItem(KEY(CODE));
-  if (tok) links.unshift([t("w_gm_link"), `${origin}/t/${CODE}#k=${tok}`]);
+  const links = [[t("w_public_link"), `${origin}/t/${CODE}`, null]];
+  const tok = token();
+  if (tok) links.unshift([t("w_gm_link"), `${origin}/t/${CODE}#k=${tok}`, null]);
   const invites = JSON.parse(localStorage.getItem(KEY(CODE) + ".invites") || "{}");
-  for (const [seat, tk] of Object.entries(invites)) links.push([t("w_seat_link", { name: pairName(+seat) }), `${origin}/t/${CODE}#k=${tk}`]);
-  const sig = JSON.stringify(links);
+  // every player pair: its link (if this browser holds it) and a button for a new one
+  state.seats.forEach(s => {
+    if (s.kind !== "human" || s.seat === v.gm_seat) return;
+    const tk = invites[s.seat];
+    links.push([t("w_seat_link", { name: pairName(s.seat) }), tk ? `${origin}/t/${CODE}#k=${tk}` : "—", s.seat]);
+  });
+  const sig = JSON.stringify([links, lang()]);
   if ($("links-list").dataset.sig !== sig) {
     $("links-list").dataset.sig = sig;
-    $("links-list").replaceChildren(...links.map(([n, u]) => el("div", { class: "link-row" }, el("div", { text: n }), el("div", { class: "share", text: u }))));
+    $("links-list").replaceChildren(...links.map(([n, u, seat]) => el("div", { class: "link-row" },
+      el("div", {}, n, seat === null ? null : el("button", { type: "button", class: "small relink", text: t("w_relink"),
+        onclick: () => send({ type: "relink", seat }, "gm-err") })),
+      el("div", { class: "share", text: u }))));
   }
   const next = $("next-btn");
   next.classList.toggle("hidden", !v.held);
