@@ -107,6 +107,9 @@ def test_a_war_with_a_player_a_gm_and_readers_plays_out_and_nothing_leaks(http, 
                             for e in m.get("events", []) if e["text"]["ja"]) + "\n"
     assert reader_text == log
     _no_leaks(made, game, gm, players, readers)
+    key = table.row.config["secret"]              # the table's private key: never sent at all
+    for c in [gm] + list(players.values()) + readers:
+        assert all(key not in json.dumps(m) for m in c.messages)
     close_all()
 
 
@@ -307,3 +310,13 @@ def test_the_gm_makes_a_new_seat_link_and_the_old_one_stops_working(http):
         assert m["type"] == "state"
     assert new.last["you"] == seat and new.last["view"]["role"] == "player"
     close_all()
+
+
+def test_the_war_secret_depends_on_the_tables_seed_so_a_table_made_again_never_replays_it():
+    from fuyuki.web.games.rpg import RpgAdapter
+
+    a = RpgAdapter()
+    cfg = a.check_config({"turns": 1})
+    one, two = a.new_game(cfg, 1), a.new_game(cfg, 2)
+    assert one.secret != two.secret and cfg["secret"] not in (one.secret, two.secret)
+    assert one.events[0].data["sha"] != two.events[0].data["sha"]

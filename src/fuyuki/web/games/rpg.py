@@ -14,6 +14,8 @@ here and kept in the private configuration with the roster.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import secrets
 import tomllib
 import weakref
@@ -49,6 +51,13 @@ def roster_of(text: str | None) -> Roster:
     except tomllib.TOMLDecodeError as exc:
         raise FuyukiError(f"upload: not valid TOML: {exc}") from None
     return parse_roster(data, "upload", rules)
+
+
+def war_secret(key: str, seed: int) -> str:
+    """The war's dice secret (revealed when it ends): derived from the table's private key
+    and its seed, so a table made again with the same settings and a new seed (a rematch)
+    never replays — nor lets anyone foresee — a revealed war's dice."""
+    return hmac.new(bytes.fromhex(key), f"war/{seed}".encode(), hashlib.sha256).hexdigest()
 
 
 class RpgAdapter(Adapter):
@@ -116,8 +125,8 @@ class RpgAdapter(Adapter):
     def new_game(self, config: dict[str, Any], seed: int) -> HostedWar:
         roster = roster_of(config["roster"])
         anka = [i for i, p in enumerate(config["pairs"]) if p in config["anka"]]
-        return HostedWar(roster, default_rules(), config["secret"], max_turns=config["turns"],
-                         anka=anka)
+        return HostedWar(roster, default_rules(), war_secret(config["secret"], seed),
+                         max_turns=config["turns"], anka=anka)
 
     def submissions(self, game: HostedWar) -> list[tuple[int, Any]]:
         return game.submissions
