@@ -193,7 +193,9 @@ def test_a_gm_a_player_and_two_readers_run_a_war_in_chromium(tmp_path, app_facto
             dec = gm.locator('#gm-decisions .gm-dec:has(button.ask)')
             if dec.count():
                 if not asked:
-                    boxes = dec.first.locator(".checks input")
+                    for group in dec.first.locator(".checks details").all()[:1]:
+                        group.locator("summary").click()      # the options of one kind
+                    boxes = dec.first.locator(".checks input:visible")
                     boxes.nth(0).check()
                     boxes.nth(1).check()
                     dec.first.locator("input.n").fill("2")

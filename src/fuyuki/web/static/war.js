@@ -337,7 +337,7 @@ function renderGm(v) {
     }
     const q = v.questions.find(x => x.seat === seat);
     if (q) { row.append(el("span", { class: "dim", text: t("w_asked", { q: q.q }) })); box.append(row); continue; }
-    const checks = el("div", { class: "checks" }, ...d.options.map(o =>
+    const checks = el("div", { class: "checks" }, ...grouped(d.options, o =>
       el("label", {}, el("input", { type: "checkbox", value: o.value }), el("span", { text: label(o) }), el("span", { class: "dim", text: hint(o) }))));
     const mode = el("select", { class: "mode" }, el("option", { value: "count", text: t("w_mode_count") }), el("option", { value: "vote", text: t("w_mode_vote") }));
     const n = el("input", { type: "number", class: "n", min: 1, max: 50, value: 3, style: "width:5rem" });
@@ -377,20 +377,22 @@ function renderDecision(v) {
   const button = o => el("button", { type: "button", class: "opt", "data-value": o.value,
       onclick: () => send({ type: "move", choice: o.value, turn: state.turn }, "decision-err") },
       el("span", { text: label(o) }), el("span", { class: "hint", text: hint(o) }));
-  if (d.options.length <= 12) { for (const o of d.options) opts.append(button(o)); return; }
-  // long lists (an action with every target): one group per kind, as the terminal does
+  opts.append(...grouped(d.options, button));
+}
+
+// Long option lists (an action with every target): one group per kind, as the terminal does.
+function grouped(options, item) {
+  if (options.length <= 12) return options.map(item);
   const groups = new Map();
-  for (const o of d.options) {
+  for (const o of options) {
     const head = String(o.value).split(":")[0];
     if (!groups.has(head)) groups.set(head, []);
     groups.get(head).push(o);
   }
-  for (const [head, list] of groups) {
-    if (list.length === 1) { opts.append(button(list[0])); continue; }
-    const title = label(list[0]).split(/→|：|:/)[0].trim();
-    opts.append(el("details", { class: "group", "data-kind": head },
-      el("summary", { text: `${title}（${list.length}）` }), el("div", { class: "options" }, ...list.map(button))));
-  }
+  return Array.from(groups, ([head, list]) => list.length === 1 ? item(list[0]) :
+    el("details", { class: "group", "data-kind": head },
+      el("summary", { text: `${label(list[0]).split(/→|：|:/)[0].trim()}（${list.length}）` }),
+      el("div", { class: "options" }, ...list.map(item))));
 }
 function nameOf(id) { const p = state.view.pairs.find(x => x.id === id); return p ? p.servant : id; }
 
