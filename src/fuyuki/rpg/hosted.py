@@ -84,6 +84,11 @@ class Question:
                 "answers": len(self.answers), "decided": self.decided}
 
 
+def _int(value: Any) -> int | None:
+    """A whole number given in a command (not a bool), else None."""
+    return value if type(value) is int else None
+
+
 def _bad(code: str, message: str) -> IllegalAction:
     return IllegalAction(code, message)
 
@@ -225,7 +230,7 @@ class HostedWar:
     # -- the GM ------------------------------------------------------------------------------------
     def names(self) -> dict[str, str]:
         """How pairs and characters are named in option labels (pair id: its servant)."""
-        names = {}
+        names: dict[str, str] = {}
         for p in self.war.pairs:
             names |= {p.id: p.servant.name, p.servant.id: p.servant.name, p.master.id: p.master.name}
         return names
@@ -270,16 +275,16 @@ class HostedWar:
             return {"gm": act, "q": q.q, "by": by}
         if act == "decide":
             # for a 安価 pair (its minor decisions), or for a player who keeps the war waiting
-            seat = c.get("seat")
-            d = self.decision(seat) if type(seat) is int else None
-            if d is None:
+            seat = _int(c.get("seat"))
+            d = self.decision(seat) if seat is not None else None
+            if d is None or seat is None:
                 raise _bad("no_decision", "that pair has no open decision")
             if self.question_of(seat) is not None:
                 raise _bad("question_open", "a question decides this; close it first")
             option = c.get("option")
             if option not in d.options:
                 raise _bad("not_an_option", f"{option!r} is not an option of {d.kind}")
-            label = self._labels(seat, d, [option])[0]
+            label = self._labels(seat, d, [str(option)])[0]
             # a player's choice stays between that pair and the GM
             self.emit("gm_decided", None if seat in self.anka else (seat, self.gm),
                       who=self.war.pairs[seat].label, label=label)
@@ -289,9 +294,9 @@ class HostedWar:
 
     def _ask(self, c: dict[str, Any]) -> dict[str, Any]:
         lim = self.limits
-        seat = c.get("seat")
-        d = self.decision(seat) if type(seat) is int and seat in self.anka else None
-        if d is None:
+        seat = _int(c.get("seat"))
+        d = self.decision(seat) if seat is not None and seat in self.anka else None
+        if d is None or seat is None:
             raise _bad("no_decision", "that pair is not one the readers drive, or has no open decision")
         if self.question_of(seat) is not None:
             raise _bad("question_open", "that pair already has an open question")
@@ -302,13 +307,15 @@ class HostedWar:
         mode = c.get("mode")
         n, close_at = 0, 0.0
         if mode == "count":
-            n = c.get("n")
-            if type(n) is not int or not 1 <= n <= lim.count:
+            got = _int(c.get("n"))
+            if got is None or not 1 <= got <= lim.count:
                 raise _bad("bad_count", f"the deciding answer is the 1st to the {lim.count}th")
+            n = got
         elif mode == "vote":
-            close_at = c.get("close_at")
-            if type(close_at) not in (int, float) or not 0 < close_at < 1e11:
+            at = c.get("close_at")
+            if not (isinstance(at, (int, float)) and not isinstance(at, bool) and 0 < at < 1e11):
                 raise _bad("bad_close", "a vote closes at a time (seconds since 1970)")
+            close_at = float(at)
         else:
             raise _bad("bad_mode", "mode is count (the n-th answer) or vote (closes at a time)")
         q = Question(len(self.questions) + 1, seat, d.kind, list(options), mode, n, close_at)

@@ -312,7 +312,7 @@ class Table:
 
     def _bot_name(self, seat: int) -> str:
         s = self.seats[seat]
-        takeover = self.adapter.takeover
+        takeover = self.adapter.takeover or ""    # (a game without takeover: only bot seats)
         return self.adapter.levels().get(s.level, takeover) if s.kind == "bot" else takeover
 
     def _auto_pending(self) -> list[int]:
@@ -349,7 +349,8 @@ class Table:
             if self.game.pending().get(seat) is not d or self.asked_at.get(seat) != turn:
                 return                       # answered meanwhile, or the game moved on
             if choice is None:
-                choice = self.adapter.make_bot(self.adapter.takeover, seat, seat,
+                fallback = self.adapter.takeover or self._bot_name(seat)
+                choice = self.adapter.make_bot(fallback, seat, seat,
                                                self.row.config).choose(self.game.view(seat), d)
             try:
                 self._apply(seat, choice)

@@ -169,7 +169,7 @@ class RpgAdapter(Adapter):
             # the readers drive the 安価 pairs: those pairs' own sheets are theirs to see
             "anka_sheets": {str(i): war.pairs[i].sheet() for i in sorted(game.anka)},
         }
-        if role == "player":
+        if role == "player" and seat is not None:
             out["me"] = base["me"]
             d = game.pending().get(seat)
             out["decision"] = self._decision(game, seat, d) if d else None
@@ -201,8 +201,8 @@ class RpgAdapter(Adapter):
             if cmd.get("gm") == "auto":
                 # the program decides for a pair (a 安価 pair's minor decision, an absent player)
                 s = cmd.get("seat")
-                d = game.decision(s) if type(s) is int else None
-                if d is None:
+                d = game.decision(s) if isinstance(s, int) else None
+                if d is None or not isinstance(s, int):
                     raise IllegalAction("no_decision", "that pair has no open decision")
                 cmd = {"gm": "decide", "seat": s,
                        "option": SimpleAgent(table.row.seed, s).choose(game.view(s), d)}
