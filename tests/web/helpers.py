@@ -59,9 +59,14 @@ class Client:
 
     @property
     def decision(self) -> dict[str, Any] | None:
-        if not self.last or "view" not in self.last or self.last["view"].get("me") is None:
+        """The seat's open decision (Servant Big Battle: ``view.me.decision``; the board:
+        ``view.decision``)."""
+        if not self.last or "view" not in self.last:
             return None
-        return self.last["view"]["me"]["decision"]
+        view = self.last["view"]
+        if "me" in view:
+            return view["me"]["decision"] if view["me"] is not None else None
+        return view.get("decision")
 
     def close(self) -> None:
         if self in OPEN:

@@ -1,4 +1,4 @@
-"""``fuyuki serve``: Servant Big Battle online (FastAPI + WebSockets, SQLite storage)."""
+"""``fuyuki serve``: the table server of every game (FastAPI + WebSockets, SQLite storage)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import typer
 from fuyuki.core.errors import FuyukiError
 
 HELP = {
-    "ja": "サーヴァント大戦をブラウザで友だちと遊ぶサーバーを起動します。",
-    "en": "Run the server for playing Servant Big Battle with friends in the browser.",
+    "ja": "サーヴァント大戦・聖杯戦争ボードをブラウザで友だちと遊ぶサーバーを起動します。",
+    "en": "Run the server for playing Servant Big Battle or the Grail War Board with friends in the browser.",
 }
 
 

@@ -8,11 +8,11 @@ from typing import Any
 
 from fuyuki.core.errors import FuyukiError, IllegalAction
 from fuyuki.web import security
+from fuyuki.web import table as _table
 from fuyuki.web.bots import shutdown_pool
 from fuyuki.web.games import DEFAULT, adapter
 from fuyuki.web.settings import Settings, check_name
 from fuyuki.web.storage import SeatRow, Storage, TableRow
-from fuyuki.web import table as _table
 from fuyuki.web.table import Table
 
 

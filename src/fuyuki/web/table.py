@@ -398,7 +398,8 @@ class Table:
                         guard += 1
                 self._track_decisions()
         elif self._auto_pending() and self._bot_timer is None:
-            self._bot_timer = self._loop().call_later(self.settings.bot_delay, self._bot_tick)
+            self._bot_timer = self._loop().call_later(self.settings.bot_delay * self.adapter.pace,
+                                                      self._bot_tick)
         self.broadcast()
         self._schedule()
 

@@ -19,6 +19,9 @@ server names a game. What an adapter provides (docs/web.md, "Adding a fourth gam
 ``levels() -> {level: bot name}``, ``takeover``, ``slow_bots``
     the bot levels offered in the lobby, the bot that plays a dropped or timed-out seat, and
     the bots too slow for the event loop (searched in a worker process).
+``pace``
+    the pause between two bot moves as a share of the server's ``bot_delay`` (a game of many
+    small decisions plays its bots faster, so people can follow without waiting).
 ``make_bot(name, seed, seat, config, **kw)``
     a bot object with ``choose(view, decision)``; it sees only ``game.view(seat)``.
 ``page_view(game, seat) -> dict``
@@ -47,7 +50,8 @@ server names a game. What an adapter provides (docs/web.md, "Adding a fourth gam
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, ClassVar
 
 from fuyuki.core.errors import IllegalAction
 from fuyuki.core.events import Event
@@ -55,10 +59,11 @@ from fuyuki.core.events import Event
 
 class Adapter:
     name = ""
-    title: dict[str, str] = {}
+    title: ClassVar[dict[str, str]] = {}
     page = "table.html"
     takeover: str | None = "heuristic"
     slow_bots: frozenset[str] = frozenset()
+    pace = 1.0
     private_config: frozenset[str] = frozenset()
     invite = False
 
@@ -118,7 +123,7 @@ class Adapter:
             if k not in known | {"players", "bots", "bot_level", "timer"}:
                 raise self.bad(k, "unknown field")
 
-    def check_common(self, raw: dict[str, Any], known: set[str], players: list[int] | range,
+    def check_common(self, raw: dict[str, Any], known: set[str], players: Sequence[int],
                      default_players: int, default_level: str) -> dict[str, Any]:
         """The fields every game has: ``players``, ``bots``, ``bot_level``, ``timer``;
         any field outside ``known`` (and those) is refused."""
@@ -140,10 +145,11 @@ class Adapter:
 
 
 def _registry() -> dict[str, Adapter]:
+    from fuyuki.web.games.board import BoardAdapter
     from fuyuki.web.games.rpg import RpgAdapter
     from fuyuki.web.games.sbb import SbbAdapter
 
-    return {a.name: a for a in (SbbAdapter(), RpgAdapter())}
+    return {a.name: a for a in (SbbAdapter(), BoardAdapter(), RpgAdapter())}
 
 
 ADAPTERS: dict[str, Adapter] = {}

@@ -138,7 +138,8 @@ class RpgAdapter(Adapter):
         roster = roster_of(None)
         return {"pairs": [{"id": p.id, "servant": p.servant.name, "master": p.master.name,
                            "faction": roster.factions.get(p.faction, {})} for p in roster.pairs],
-                "turns": default_rules().war["max_turns"], "langs": list(LANGS)}
+                "turns": default_rules().war["max_turns"], "langs": list(LANGS),
+                "create": "/new/rpg"}          # the lobby sends a GM to the war's own form
 
     def data(self, query: dict[str, str]) -> dict[str, Any]:
         return self.meta()

@@ -4,20 +4,16 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
-from typing import Any
+from typing import Any, ClassVar
 
 from fuyuki.core.data import package_file
 from fuyuki.core.errors import FuyukiError
 from fuyuki.core.events import Event
 from fuyuki.sbb import new_game
+from fuyuki.sbb import text as sbb_text
 from fuyuki.sbb.agents import bot_names, make_bot
 from fuyuki.sbb.rules import OPTIONS, Rules, editions
 from fuyuki.web.games import Adapter
-
-try:  # the lead's event text (ja/en); the page renders its own text while it is missing
-    from fuyuki.sbb import text as _sbb_text
-except ImportError:  # pragma: no cover - depends on the tree
-    _sbb_text = None
 
 LEVELS = {"easy": "random", "normal": "heuristic", "hard": "hard"}
 
@@ -42,7 +38,7 @@ def _rules(config: dict[str, Any]) -> Rules:
 
 class SbbAdapter(Adapter):
     name = "sbb"
-    title = {"ja": "サーヴァント大戦", "en": "Servant Big Battle"}
+    title: ClassVar[dict[str, str]] = {"ja": "サーヴァント大戦", "en": "Servant Big Battle"}
     page = "table.html"
     slow_bots = frozenset({"hard"})
 
@@ -81,11 +77,9 @@ class SbbAdapter(Adapter):
         return make_bot(name, seed, _rules(config), **kw)
 
     def event_text(self, game: Any, event: Event) -> dict[str, str] | None:
-        if _sbb_text is None:
-            return None
         data = json.loads(json.dumps(event.data))      # as the client sees them
         plain = Event(event.kind, data, event.to)
-        return {lang: _sbb_text.render(plain, lang) for lang in ("ja", "en")}
+        return {lang: sbb_text.render(plain, lang) for lang in ("ja", "en")}
 
     def meta(self) -> dict[str, Any]:
         return {"editions": editions(), "modes": modes(), "options": list(OPTIONS),

@@ -1,4 +1,4 @@
-// Servant Big Battle online — shared helpers: language, API, card names. No build step.
+// fuyuki online — shared helpers: language, API, Servant Big Battle's card names. No build step.
 "use strict";
 
 const I18N = {
@@ -64,6 +64,10 @@ const I18N = {
   },
 };
 
+// the table server's lobby (every game)
+Object.assign(I18N.ja, { lobby_title: "fuyuki オンライン — 友だちと遊ぶ", game: "ゲーム", rules_sbb: "サーヴァント大戦のカード一覧" });
+Object.assign(I18N.en, { lobby_title: "fuyuki online — play with friends", game: "Game", rules_sbb: "Servant Big Battle's cards" });
+
 const ERRORS = {
   ja: { not_an_option: "その選択はできません", not_your_turn: "今はあなたの番ではありません", stale_decision: "その決定はもう締め切られました",
         rate_limited: "送信が多すぎます", table_full: "満席です", table_started: "もう始まっています", bad_name: "名前は1〜24文字",
@@ -90,7 +94,7 @@ function errText(code, message) {
 }
 function applyI18n(root) {
   (root || document).querySelectorAll("[data-i18n]").forEach(el => { el.textContent = t(el.dataset.i18n); });
-  document.title = t("title");
+  document.title = t(document.body.dataset.title || "title");
 }
 function setupLangButton(onChange) {
   const b = document.getElementById("lang");

@@ -1,159 +1,30 @@
-// The table page: a seat, a spectator or a replay. Everything shown comes from the server's
-// state messages (built from view(seat)); this page holds no secret of its own.
+// Servant Big Battle's table page: lands, players, your cards, the prompt, the last battle.
+// The machinery (connection, join, timer, replay) is client.js; this draws the page data.
 "use strict";
 
-const CODE = (location.pathname.match(/\/t\/([A-Za-z0-9_-]+)/) || [])[1] || "";
-const PARAMS = new URLSearchParams(location.search);
-const TOKEN_KEY = "fuyuki.token." + CODE;
-let ws = null, last = null, events = [], summary = null, spectate = PARAMS.has("watch");
-let promptTurn = null, selected = null, sentTurn = null, deadlineAt = null, timerHandle = null;
-let replayStep = null, replaySteps = 0, reconnectDelay = 800;
+let promptTurn = null, selected = null;
 
-const $ = id => document.getElementById(id);
-const show = (id, on) => $(id).classList.toggle("hidden", !on);
-
-function seatName(i) {
-  const seats = (last && last.seats) || (summary && summary.seats) || [];
-  const s = seats[i];
-  let name = s ? (s.name || (s.kind === "bot" ? `${t("bot")}` : t("open_seat"))) : "";
-  return `P${i} ${name}`.trim();
-}
-
-function eventText(e) {
-  let text = e.text ? (e.text[lang()] || e.text.ja) : `${e.kind} ${JSON.stringify(e.data)}`;
-  const seats = (last && last.seats) || [];
-  text = text.replace(/\bP(\d)\b/g, (m, d) => {
-    const s = seats[+d];
-    const n = s && (s.name || (s.kind === "bot" ? t("bot") : ""));
-    return n ? `P${d}(${n})` : m;
-  });
-  return text;
-}
-
-// ------------------------------------------------------------------ start
-async function init() {
-  applyI18n();
-  setupLangButton(() => { promptTurn = null; sentTurn = null; rerender(); });
-  $("code").textContent = CODE;
-  try {
-    summary = await api(`/api/tables/${CODE}`);
-  } catch (e) {
-    show("unknown", true);
-    return;
-  }
-  await loadCards(summary.config.edition, summary.config.mode);
-  $("watch-btn").addEventListener("click", () => { spectate = true; show("join", false); connect(); });
-  $("join-form").addEventListener("submit", joinTable);
-  $("start-btn").addEventListener("click", () => send({ type: "start" }));
-  $("back-btn").addEventListener("click", () => send({ type: "back" }));
-  $("confirm").addEventListener("click", () => { if (selected !== null) move(selected); });
-  $("replay-btn").addEventListener("click", () => openReplay(0));
-  $("rp-prev").addEventListener("click", () => openReplay(Math.max(0, replayStep - 1)));
-  $("rp-next").addEventListener("click", () => openReplay(Math.min(replaySteps, replayStep + 1)));
-  $("rp-start").addEventListener("click", () => openReplay(0));
-  $("rp-end").addEventListener("click", () => openReplay(replaySteps));
-  const token = localStorage.getItem(TOKEN_KEY);
-  const open = summary.seats.some(s => s.open);
-  if (!token && !spectate && summary.status === "waiting" && open) {
-    $("join-name").value = localStorage.getItem("fuyuki.name") || "";
-    show("join", true);
-    return;
-  }
-  if (PARAMS.has("replay") && summary.status === "over") { show("game", true); openReplay(0); return; }
-  connect();
-}
-
-async function joinTable(ev) {
-  ev.preventDefault();
-  const name = $("join-name").value.trim();
-  localStorage.setItem("fuyuki.name", name);
-  try {
-    const r = await api(`/api/tables/${CODE}/join`, { name });
-    localStorage.setItem(TOKEN_KEY, r.token);
-    show("join", false);
-    connect();
-  } catch (e) {
-    $("join-err").textContent = e.code === "table_full" || e.code === "table_started" ? t("table_full") : errText(e.code, e.message);
-    if (e.code === "table_full" || e.code === "table_started") { spectate = true; setTimeout(() => { show("join", false); connect(); }, 1200); }
-  }
-}
-
-// ------------------------------------------------------------------ the connection
-function connect() {
-  const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  ws = new WebSocket(`${proto}//${location.host}/ws/${CODE}`);
-  $("conn").textContent = t("connecting");
-  ws.onopen = () => {
-    reconnectDelay = 800;
-    promptTurn = null;
-    sentTurn = null;
-    const token = spectate ? null : localStorage.getItem(TOKEN_KEY);
-    ws.send(JSON.stringify({ type: "hello", token }));
-  };
-  ws.onmessage = ev => {
-    const msg = JSON.parse(ev.data);
-    if (msg.type === "state") onState(msg);
-    else if (msg.type === "error") onError(msg);
-  };
-  ws.onclose = () => {
-    $("conn").textContent = t("disconnected");
-    if (replayStep !== null) return;
-    setTimeout(connect, reconnectDelay);
-    reconnectDelay = Math.min(reconnectDelay * 2, 10000);
-  };
-}
-
-function send(msg) { if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg)); }
-
-function move(choice) {
-  if (!last || last.turn === null || last.turn === undefined || sentTurn === last.turn) return;
-  sentTurn = last.turn;
-  $("prompt-err").textContent = "";
-  send({ type: "move", choice, turn: last.turn });
-  document.querySelectorAll("#prompt button").forEach(b => { b.disabled = true; });
-}
-
-function onError(msg) {
-  if (msg.code === "bad_token") { localStorage.removeItem(TOKEN_KEY); spectate = true; return; }
-  sentTurn = null;
-  $("prompt-err").textContent = errText(msg.code, msg.message);
-  document.querySelectorAll("#prompt button").forEach(b => { b.disabled = false; });
-}
-
-function onState(msg) {
-  if (msg.from_start) events = [];
-  const fresh = msg.events || [];
-  events.push(...fresh);
-  last = msg;
-  $("conn").textContent = msg.you === null ? t("spectating") : "";
-  rerender(fresh.length);
-}
-
-// ------------------------------------------------------------------ drawing
-function rerender(freshCount) {
-  if (replayStep !== null) return;
-  if (!last) return;
-  if (last.status === "waiting") { drawLobby(); return; }
-  show("lobby", false);
-  show("game", true);
-  const v = last.view;
-  drawBoard(v);
-  drawMine(v);
-  drawPrompt(v);
-  drawLog(events, freshCount || 0);
-  drawBattle(events, freshCount || 0);
-  drawEnd(v);
-  show("autobar", !!last.auto && !v.over);
-}
-
-function drawLobby() {
-  show("game", false);
-  show("lobby", true);
-  $("lobby-link").textContent = `${location.origin}/t/${CODE}`;
-  $("lobby-seats").replaceChildren(...last.seats.map(s => el("li", { class: s.seat === last.you ? "me" : "" },
-    `${seatName(s.seat)}${s.seat === last.you ? ` (${t("you")})` : ""}`)));
-  show("start-btn", last.you === 0);
-}
+const SBB = {
+  async load(summary) {
+    await loadCards(summary.config.edition, summary.config.mode);
+    $("confirm").addEventListener("click", () => { if (selected !== null) move(selected); });
+  },
+  forget() { promptTurn = null; sentTurn = null; },
+  render(v, freshCount) {
+    drawBoard(v);
+    drawMine(v);
+    drawPrompt(v);
+    drawLog(events, freshCount);
+    drawBattle(events, freshCount);
+    drawEnd(v);
+  },
+  replay(f) {
+    show("mine", false);
+    show("battle", false);
+    drawBoard(f.view);
+    drawLog(f.events, f.events.length);
+  },
+};
 
 function drawBoard(v) {
   const line = [
@@ -271,33 +142,7 @@ function drawPrompt(v) {
   confirm.textContent = d.kind === "bid" ? t("lock_bid") : t("confirm");
   confirm.disabled = true;
   show("confirm", cardOpts.length > 0);
-  deadlineAt = last.deadline ? Date.now() + last.deadline * 1000 : null;
   drawTimer();
-}
-
-function drawTimer() {
-  stopTimer();
-  if (!deadlineAt) { $("timer").textContent = ""; return; }
-  const tick = () => {
-    const n = Math.max(0, Math.ceil((deadlineAt - Date.now()) / 1000));
-    $("timer").textContent = t("seconds_left", { n });
-  };
-  tick();
-  timerHandle = setInterval(tick, 500);
-}
-function stopTimer() { if (timerHandle) clearInterval(timerHandle); timerHandle = null; }
-
-function drawLog(list, freshCount) {
-  const box = $("log");
-  const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 40;
-  const start = Math.max(0, list.length - 400);
-  box.replaceChildren(...list.slice(start).map((e, i) => {
-    const cls = ["ev", e.kind];
-    if (e.private) cls.push("private");
-    if (i + start >= list.length - freshCount) cls.push("new");
-    return el("div", { class: cls.join(" "), "data-kind": e.kind, text: eventText(e) });
-  }));
-  if (atBottom || freshCount) box.scrollTop = box.scrollHeight;
 }
 
 // the last reveal and what followed it, one line a step (battles, effects, gems, draws)
@@ -351,28 +196,4 @@ function drawEnd(v) {
   $("ranking").replaceChildren(...items);
 }
 
-// ------------------------------------------------------------------ replay (finished games)
-async function openReplay(step) {
-  try {
-    const f = await api(`/api/tables/${CODE}/replay/${step}`);
-    replayStep = f.step;
-    replaySteps = f.steps;
-    if (!last) last = { seats: summary.seats, you: null };
-    show("replay", true);
-    show("prompt", false);
-    show("mine", false);
-    show("end", false);
-    show("autobar", false);
-    show("battle", false);
-    show("lobby", false);
-    show("game", true);
-    $("rp-step").textContent = f.step;
-    $("rp-steps").textContent = f.steps;
-    drawBoard(f.view);
-    drawLog(f.events, f.events.length);
-  } catch (e) {
-    $("prompt-err").textContent = errText(e.code, e.message);
-  }
-}
-
-init();
+startTable(SBB);
