@@ -132,7 +132,10 @@ def test_a_gm_a_player_and_two_readers_run_a_war_in_chromium(tmp_path, app_facto
         gm, player, r1, r2 = pages["gm"], pages["player"], pages["reader1"], pages["reader2"]
 
         # the GM creates the war: red-saber by 安価 (the default), black-saber by a player
-        gm.goto(server.url + "/new/rpg")
+        gm.goto(server.url + "/")                       # the lobby sends a GM to the war's form
+        gm.wait_for_selector("#c-game option[value=rpg]", state="attached")
+        gm.select_option("#c-game", "rpg")
+        gm.wait_for_url(re.compile(r"/new/rpg$"))
         gm.wait_for_selector("#c-pairs select")
         # an uploaded roster with a mistake: the CLI's clear error, nothing created
         bad = tmp_path / "bad.toml"
