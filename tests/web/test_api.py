@@ -70,7 +70,7 @@ def test_names_are_checked(http, name):
 def test_bad_bodies_and_unknown_tables_are_refused(http):
     assert http.post("/api/tables", content=b"not json").json()["error"] == "bad_json"
     assert http.post("/api/tables", content=b"[1]").json()["error"] == "bad_json"
-    assert http.post("/api/tables", content=b"{" + b" " * 5000 + b"}").json()["error"] == "too_large"
+    assert http.post("/api/tables", content=b"{" + b" " * 70000 + b"}").json()["error"] == "too_large"
     assert http.get("/api/tables/doesnotexist").status_code == 404
     assert http.get("/api/tables/../../etc").status_code == 404
     assert http.post("/api/tables/zzzzzzzzzzzz/join", json={"name": "a"}).status_code == 404

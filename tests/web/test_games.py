@@ -13,9 +13,10 @@ from tests.web.helpers import Client, create, join
 
 
 def test_the_server_knows_both_games_and_says_what_each_offers(http):
-    assert games() == ["sbb", "board"]
+    assert games() == ["sbb", "board", "rpg"]
     meta = http.get("/api/meta").json()
-    assert set(meta["games"]) == {"sbb", "board"} and meta["default"] == "sbb"
+    assert set(meta["games"]) == {"sbb", "board", "rpg"} and meta["default"] == "sbb"
+    assert meta["games"]["rpg"]["create"] == "/new/rpg"      # the war has its own form
     assert meta["games"]["board"]["players"] == [2, 3, 4, 5]
     assert meta["games"]["board"]["levels"] == ["easy", "normal"]
     assert meta["games"]["board"]["title"]["ja"] == "聖杯戦争ボード"

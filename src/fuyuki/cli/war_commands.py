@@ -30,45 +30,11 @@ def _lang(lang: str) -> str:
     return lang
 
 
-# -- option labels for people -------------------------------------------------------------------
-
-def option_label(lang: str, d: Decision, opt: Any, names: dict[str, str]) -> str:
-    from fuyuki.rpg.rules import default_rules
-    from fuyuki.rpg.text import stat_name, t
-
-    s = str(opt)
-    info_names = d.info.get("names", {})
-    allnames = {**names, **info_names}
-
-    def nm(x: str) -> str:
-        return allnames.get(x, x)
-
-    if d.kind == "pick_stat":
-        return stat_name(lang, s)
-    if d.kind == "lineup":
-        main, sub = s.split("|")
-        return t(lang, "opt.lineup", x=nm(main) if main != "-" else "-", y=nm(sub))
-    if d.kind == "engage" and s == "attack":
-        return t(lang, "opt.attack_yes")
-    if d.kind == "mana" and s == "seal":
-        return t(lang, "opt.seal_mana")
-    kind, _, arg = s.partition(":")
-    if kind == "contact" and arg == "random":
-        return t(lang, "opt.contact_random")
-    if kind in ("craft", "item", "use"):
-        item_id = arg.split(":")[-1]
-        item = default_rules().items.get(item_id)
-        return t(lang, f"opt.{kind}", x=item.name[lang] if item else item_id)
-    if kind == "ability":
-        cid, _, k = arg.rpartition(":")
-        return t(lang, "opt.ability", x=f"{nm(cid)}「{info_names.get(arg, k)}」")
-    key = f"opt.{kind}"
-    text = t(lang, key, x=nm(arg) if arg else "")
-    return text if not text.startswith(key) else s
-
+# -- prompts for people ------------------------------------------------------------------------
 
 def prompt_choice(lang: str, who: str, d: Decision, names: dict[str, str],
                   status: str | None = None) -> Any:
+    from fuyuki.rpg.options import option_label
     from fuyuki.rpg.text import t
 
     typer.echo("")

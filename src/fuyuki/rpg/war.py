@@ -23,8 +23,11 @@ from fuyuki.rpg.state import PairState
 
 class War:
     def __init__(self, roster: Roster, rules: Rules, seed: int | str, *,
-                 max_turns: int | None = None, dice: Callable[[int], Any] | None = None):
-        """``dice(turn)`` may replace the committed dice of a turn (tests: fixed rolls)."""
+                 max_turns: int | None = None, dice: Callable[[int], Any] | None = None,
+                 gate: int | None = None):
+        """``dice(turn)`` may replace the committed dice of a turn (tests: fixed rolls).
+        ``gate``: a seat asked before every turn (a hosted war's GM opens each turn: the
+        decision ``turn``, option ``start``); None: turns follow each other."""
         self.roster, self.rules, self.seed = roster, rules, seed
         self.max_turns = max_turns or rules.war["max_turns"]
         self.pairs = [PairState.new(p, i, rules) for i, p in enumerate(roster.pairs)]
@@ -36,6 +39,7 @@ class War:
         self.submissions: list[tuple[int, Any]] = []
         self._result: dict[str, Any] | None = None
         self._dice_factory = dice
+        self.gate = gate
         self.flow = Flow(self._run())
 
     # -- the protocol ---------------------------------------------------------------------
@@ -56,7 +60,7 @@ class War:
 
     def clone(self) -> "War":
         other = War(self.roster, self.rules, self.seed, max_turns=self.max_turns,
-                    dice=self._dice_factory)
+                    dice=self._dice_factory, gate=self.gate)
         for seat, choice in self.submissions:
             other.submit(seat, choice)
         return other
@@ -194,6 +198,8 @@ class War:
                        for p in self.pairs])
         reason = None
         while self.turn < self.max_turns:
+            if self.gate is not None:
+                yield from ask(self.gate, "turn", ["start"], turn=self.turn + 1)
             self.turn += 1
             self.dice = (self._dice_factory(self.turn) if self._dice_factory else
                          CommittedDice(derive_secret(self.seed, f"turn/{self.turn}")))

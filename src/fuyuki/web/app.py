@@ -3,13 +3,15 @@
 HTTP
   GET  /                          lobby page (create a table of any game, join by code)
   GET  /t/{code}                  the table page of the table's game (seat, spectator, replay)
+  GET  /new/{game}                a game's own creation page (games whose page creates tables)
   GET  /rules                     every Servant Big Battle card with its text
   GET  /api/meta                  the games and, per game, what the lobby offers; the
                                   Servant Big Battle keys (editions, modes, ...) also on top
   GET  /api/games/{game}/data     a game's static page data (card texts; nothing hidden)
   GET  /api/cards                 = /api/games/sbb/data (names and texts, ja and en)
   POST /api/tables                create: {"game": id (default "sbb"), settings...,
-                                           "name": host name or null}
+                                           "name": host name or null}  (at most max_upload
+                                  bytes); -> code, seat, token, invites {seat: token}
   GET  /api/tables                the public tables with an open seat (the lobby's list)
   GET  /api/tables/{code}         the public summary (no token, no seed, no hidden card)
   GET  /api/tables/{code}/qr.svg  a QR code of the join link
@@ -110,6 +112,13 @@ def create_app(data: str | Path | None = None, *, storage: Storage | None = None
             table = None
         return page(table.adapter.page if table is not None else adapter(DEFAULT).page)
 
+    @app.get("/new/{game}")
+    async def new_page(game: str):
+        """A game's own creation page (its table page, which sees the path)."""
+        if game not in games():
+            return _error(IllegalAction("not_found", "no such game"))
+        return page(adapter(game).page)
+
     @app.get("/rules")
     async def rules_page():
         return page("rules.html")
@@ -132,14 +141,14 @@ def create_app(data: str | Path | None = None, *, storage: Storage | None = None
     async def cards(request: Request):
         return await game_data(DEFAULT, request)
 
-    async def body(request: Request) -> dict[str, Any]:
+    async def body(request: Request, limit: int = settings.max_message) -> dict[str, Any]:
         declared = request.headers.get("content-length", "0")
-        if not declared.isdigit() or int(declared) > settings.max_message:
+        if not declared.isdigit() or int(declared) > limit:
             raise IllegalAction("too_large", "request too large")
         raw = b""
         async for chunk in request.stream():          # never read more than the limit
             raw += chunk
-            if len(raw) > settings.max_message:
+            if len(raw) > limit:
                 raise IllegalAction("too_large", "request too large")
         data = security.parse_json(raw or b"{}", settings.max_message)
         if data is None:
@@ -155,13 +164,14 @@ def create_app(data: str | Path | None = None, *, storage: Storage | None = None
     async def create_table(request: Request):
         try:
             limited(request)
-            data = await body(request)
+            data = await body(request, settings.max_upload)
             name = data.pop("name", None)
             table, seat, token = manager.create(data, name, address=address(request))
             table.refresh()
         except IllegalAction as exc:
             return _error(exc)
-        return {"code": table.code, "seat": seat, "token": token, "status": table.status}
+        return {"code": table.code, "seat": seat, "token": token, "status": table.status,
+                "invites": {str(k): v for k, v in table.invites.items()}}
 
     @app.get("/api/tables")
     async def open_tables():
@@ -326,7 +336,7 @@ def _handle(manager: Manager, table, conn: Conn, data: dict[str, Any]) -> None:
         elif kind == "rematch":
             manager.rematch(table, conn.seat, conn.address)
         else:
-            table.message(conn.seat, data)
+            table.message(conn.seat, data, conn)
     except IllegalAction as exc:
         conn.push(dumps({"type": "error", "code": exc.code, "message": str(exc)}))
     except Exception:  # noqa: BLE001 - a bug must not drop the connection or leak a traceback

@@ -29,6 +29,30 @@ def check_config(raw: Any) -> dict[str, Any]:
     return {"game": game.name, **game.check_config(rest), "public": public}
 
 
+def seat_rows(cfg: dict[str, Any], name: str | None
+              ) -> tuple[list[SeatRow], int, str | None, dict[int, str]]:
+    """A new table's seats as its game wants them (``seat_kinds``), the host seat (taken by
+    ``name``, if any) with its token, and — for an inviting game — a token for every other
+    human seat (its seat link), handed to the creator once and stored only as a hash."""
+    game = adapter(cfg["game"])
+    kinds = game.seat_kinds(cfg)
+    host_seat = game.host_seat(cfg)
+    if name is not None and kinds[host_seat] != "human":
+        raise IllegalAction("bad_config", "bots: no seat is left for the host", field="bots")
+    seats = [SeatRow(i, k, level=cfg["bot_level"] if k == "bot" else "") for i, k in enumerate(kinds)]
+    token = None
+    if name is not None:
+        token = security.new_token()
+        seats[host_seat].name, seats[host_seat].token_hash = name, security.hash_token(token)
+    invites = {}
+    if game.invite:
+        for s in seats:
+            if s.kind == "human" and not s.token_hash:
+                invites[s.seat] = security.new_token()
+                s.name, s.token_hash = game.seat_name(cfg, s.seat), security.hash_token(invites[s.seat])
+    return seats, host_seat, token, invites
+
+
 class Manager:
     """Every table the server knows, loaded from storage on first use."""
 
@@ -72,29 +96,28 @@ class Manager:
         return sum(t.running(now) for code, t in self.tables.items()
                    if address is None or self.creators.get(code) == address)
 
-    def create(self, raw: dict[str, Any], host: Any, seed: int | None = None,
-               address: str | None = None) -> tuple[Table, int, str]:
-        """A new table of settings ``raw`` whose host (seat 0) is named ``host``; creations
-        are bounded per client ``address`` and in total."""
+    def create(self, raw: dict[str, Any], host: str | None, seed: int | None = None,
+               address: str | None = None) -> tuple[Table, int | None, str | None]:
+        """A new table; the creator (``host``, a name) takes the game's host seat. With an
+        inviting game every other human seat gets its token now: ``table.invites``. A table
+        needs at least one person; creations are bounded per client ``address`` and in
+        total."""
         cfg = check_config(raw)
-        name = check_name(host)
-        n, bots = cfg["players"], cfg["bots"]
-        humans = n - bots
-        if humans == 0:
+        name = check_name(host) if host is not None else None
+        seats, host_seat, token, invites = seat_rows(cfg, name)
+        if not any(s.kind == "human" for s in seats):
             raise IllegalAction("bad_config", "bots: a table needs at least one person",
                                 field="bots")
         self._check_room(address)
-        seats = [SeatRow(i, "human") if i < humans else SeatRow(i, "bot", level=cfg["bot_level"])
-                 for i in range(n)]
         code = self._new_code()
-        token = security.new_token()
-        seats[0].name, seats[0].token_hash = name, security.hash_token(token)
         status = "waiting" if any(s.kind == "human" and not s.token_hash for s in seats) else "playing"
         row = TableRow(code, secrets.randbelow(2**31) if seed is None else seed, cfg, status,
                        time.time(), seats, [])
         t = self._open(row, address)
-        t.gone_since[0] = _table._now()
-        return t, 0, token
+        t.invites = invites
+        if name is not None:
+            t.gone_since[host_seat] = _table._now()
+        return t, (host_seat if name is not None else None), token
 
     def open_tables(self, limit: int = 50) -> list[dict[str, Any]]:
         """The public tables waiting for players, newest first (no token, no seed)."""
@@ -104,7 +127,7 @@ class Manager:
                  and any(s.kind == "human" and not s.token_hash for s in t.seats)]
         found.sort(key=lambda t: -t.row.created)
         return [{"code": t.code, "game": t.adapter.name, "title": t.adapter.title,
-                 "host": t.seats[0].name, "config": t.config,
+                 "host": t.seats[t.adapter.host_seat(t.row.config)].name, "config": t.config,
                  "seats": len(t.seats),
                  "open": sum(s.kind == "human" and not s.token_hash for s in t.seats)}
                 for t in found[:limit]]
@@ -115,6 +138,8 @@ class Manager:
         seed; it starts at once and its bots wait for a person, as at any table."""
         if seat is None:
             raise IllegalAction("spectator", "the players start a rematch")
+        if not table.adapter.rematch:
+            raise IllegalAction("no_rematch", "this game has no rematch")
         if table.status != "over":
             raise IllegalAction("not_over", "a rematch comes after the game")
         if table.rematch_code is None:

@@ -31,7 +31,7 @@ from fuyuki.web.settings import Settings, name_key
 from fuyuki.web.storage import SeatRow, Storage, TableRow
 
 _now = time.monotonic          # the tables' clock (tests move it)
-_wall = time.time              # the clock of stored decision deadlines (they outlive a process)
+_wall = time.time              # the clock of stored decision deadlines and of a game's due submissions
 
 # WebSocket close codes of the table server (1008: origin, hello or token refused)
 CLOSE_REPLACED = 4001          # a newer page of the same seat took this page's place
@@ -131,6 +131,8 @@ class Table:
         self.slow_failures = 0
         self.active_at = now               # the last connection, departure or move
         self._restore_timers()
+        self.invites: dict[int, str] = {}  # seat tokens made at creation, for the creator only
+        self._wake: float | None = None    # when the game has due submissions (_now() time)
         self._track_decisions()
 
     # ------------------------------------------------------------------ facts
@@ -144,8 +146,10 @@ class Table:
 
     @property
     def config(self) -> dict[str, Any]:
-        """The table's settings as shown to anyone, its game named."""
-        return {"game": self.adapter.name, **self.row.config}
+        """The table's settings as shown to anyone, its game named (private fields left out)."""
+        hidden = self.adapter.private_config
+        return {"game": self.adapter.name,
+                **{k: v for k, v in self.row.config.items() if k not in hidden}}
 
     @property
     def submissions(self) -> list[tuple[int, Any]]:
@@ -190,6 +194,8 @@ class Table:
         if s.kind == "bot":
             return True
         if self.status != "playing":
+            return False
+        if s.kind != "human" or self.adapter.takeover is None:
             return False
         if self.away[seat]:
             return True
@@ -373,7 +379,7 @@ class Table:
 
     def _bot_name(self, seat: int) -> str:
         s = self.seats[seat]
-        takeover = self.adapter.takeover
+        takeover = self.adapter.takeover or ""    # (a game without takeover: only bot seats)
         return self.adapter.levels().get(s.level, takeover) if s.kind == "bot" else takeover
 
     def _auto_pending(self) -> list[int]:
@@ -410,7 +416,8 @@ class Table:
             if self.game.pending().get(seat) is not d or self.asked_at.get(seat) != turn:
                 return                       # answered meanwhile, or the game moved on
             if choice is None:
-                choice = self.adapter.make_bot(self.adapter.takeover, seat, seat,
+                fallback = self.adapter.takeover or self._bot_name(seat)
+                choice = self.adapter.make_bot(fallback, seat, seat,
                                                self.row.config).choose(self.game.view(seat), d)
             try:
                 self._apply(seat, choice)
@@ -422,8 +429,32 @@ class Table:
             self._thinking.discard(seat)
         self.refresh()
 
+    def record(self, seat: int, choice: Any) -> None:
+        """A submission outside the decision protocol (a game master's command, a reader's
+        answer: see the adapter's ``message``): checked by the game, stored, told to all."""
+        if self.status != "playing" or self.game.over:
+            raise IllegalAction("not_playing", "the game is not being played")
+        self._apply(seat, choice)
+        self.refresh()
+
+    def _due(self) -> None:
+        """Apply the game's submissions the clock made due; note when to look again."""
+        self._wake = None
+        if self.status != "playing" or self.game.over:
+            return
+        subs, later = self.adapter.due(self.game, _wall())
+        for seat, choice in subs:
+            try:
+                self._apply(seat, choice)
+            except IllegalAction:
+                return                     # the store refused: the next refresh tries again
+        if subs and not self.game.over:
+            subs, later = self.adapter.due(self.game, _wall())
+        self._wake = None if later is None else _now() + later
+
     def refresh(self) -> None:
         """After any change: let bots play, tell everyone, set the next timer."""
+        self._due()
         self._track_decisions()
         if self.settings.bot_delay <= 0:
             guard = 0
@@ -462,6 +493,8 @@ class Table:
         if self.status != "playing" or self.game.over:
             return
         times = [t for s, t in self.deadline.items() if not self.away[s]]
+        if self._wake is not None:
+            times.append(self._wake)
         grace = self.settings.disconnect_grace
         for seat in self.game.pending():
             since = self.gone_since[seat]
@@ -590,8 +623,23 @@ class Table:
         self.chat.append(entry)
         self.broadcast()
 
-    def message(self, seat: int | None, data: dict[str, Any]) -> None:
+    def reissue(self, seat: int) -> str:
+        """A new token for a human ``seat`` (its link was lost or leaked): the old one stops
+        working and the seat's open pages are closed. Stored as a hash; returned once."""
+        row = self.seats[seat]
+        if row.kind != "human":
+            raise IllegalAction("bad_seat", "only a person's seat has a link")
+        token = security.new_token()
+        row.token_hash = security.hash_token(token)
+        self.storage.update_seat(self.code, row)
+        for c in list(self.conns):
+            if c.seat == seat:
+                c.close_code = CLOSE_REPLACED
+                c.drop()
+        return token
+
+    def message(self, seat: int | None, data: dict[str, Any], conn: Conn | None = None) -> None:
         """A game-specific client message (the adapter's; refused by default)."""
-        self.adapter.message(self, seat, data)
+        self.adapter.message(self, seat, data, conn)
 
 

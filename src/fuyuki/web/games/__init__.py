@@ -35,9 +35,22 @@ server names a game. What an adapter provides (docs/web.md, "Adding a fourth gam
     what the lobby needs to offer the game's settings (player counts, levels, ...).
 ``data(query) -> dict``
     static data the page shows (card texts); nothing hidden.
-``message(table, seat, data)``
+``message(table, seat, data, conn)``
     game-specific client messages beyond move/back/start/ping (e.g. a game master's
-    powers, spectators posting answers); the base refuses every one.
+    powers, spectators posting answers); the base refuses every one. An accepted one goes
+    into the game through :meth:`fuyuki.web.table.Table.record` (stored like a move).
+``seat_kinds(config)``, ``host_seat(config)``, ``invite``, ``seat_name(config, seat)``
+    who plays each seat ("human", "bot", or "crowd": answered only through ``message``), the
+    seat the table's creator takes, and whether every other human seat gets its token at
+    creation (handed to the creator as seat links) instead of being joined in the lobby.
+``private_config``
+    configuration fields nobody is shown (a game's secret, an uploaded file).
+``due(game, now) -> (submissions, seconds | None)``
+    submissions the clock makes due at ``now`` (wall-clock seconds) and when to look again.
+``takeover = None``
+    no bot ever plays a human seat (a player who is away is simply waited for).
+``rematch = False``
+    the table offers no rematch (a war's links and dice belong to that war alone).
 """
 
 from __future__ import annotations
@@ -53,9 +66,12 @@ class Adapter:
     name = ""
     title: ClassVar[dict[str, str]] = {}
     page = "table.html"
-    takeover = "heuristic"
+    takeover: str | None = "heuristic"
     slow_bots: frozenset[str] = frozenset()
     pace = 1.0
+    private_config: frozenset[str] = frozenset()
+    invite = False
+    rematch = True
 
     def check_config(self, raw: dict[str, Any]) -> dict[str, Any]:
         raise NotImplementedError
@@ -87,8 +103,21 @@ class Adapter:
     def data(self, query: dict[str, str]) -> dict[str, Any]:
         return {}
 
-    def message(self, table: Any, seat: int | None, data: dict[str, Any]) -> None:
+    def message(self, table: Any, seat: int | None, data: dict[str, Any], conn: Any = None) -> None:
         raise IllegalAction("bad_message", "unknown message type")
+
+    def seat_kinds(self, config: dict[str, Any]) -> list[str]:
+        humans = config["players"] - config["bots"]
+        return ["human" if i < humans else "bot" for i in range(config["players"])]
+
+    def host_seat(self, config: dict[str, Any]) -> int:
+        return 0
+
+    def seat_name(self, config: dict[str, Any], seat: int) -> str:
+        return ""
+
+    def due(self, game: Any, now: float) -> tuple[list[tuple[int, Any]], float | None]:
+        return [], None
 
     # ------------------------------------------------------------------ shared checks
     @staticmethod
@@ -126,9 +155,10 @@ class Adapter:
 
 def _registry() -> dict[str, Adapter]:
     from fuyuki.web.games.board import BoardAdapter
+    from fuyuki.web.games.rpg import RpgAdapter
     from fuyuki.web.games.sbb import SbbAdapter
 
-    return {a.name: a for a in (SbbAdapter(), BoardAdapter())}
+    return {a.name: a for a in (SbbAdapter(), BoardAdapter(), RpgAdapter())}
 
 
 ADAPTERS: dict[str, Adapter] = {}

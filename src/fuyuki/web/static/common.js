@@ -4,6 +4,7 @@
 const I18N = {
   ja: {
     title: "サーヴァント大戦 オンライン", lang_switch: "English", rules: "カード一覧",
+    war_link: "聖杯戦争RPG",
     create: "テーブルを作る", your_name: "あなたの名前", players: "人数", bots: "ボットの席数",
     bot_level: "ボットの強さ", edition: "版", mode: "モード", options: "オプション",
     timer: "決定の制限時間（秒、0=なし）", create_btn: "作成", join: "参加する", code: "テーブルコード",
@@ -33,6 +34,7 @@ const I18N = {
   },
   en: {
     title: "Servant Big Battle online", lang_switch: "日本語", rules: "Cards",
+    war_link: "Grail War RPG",
     create: "Create a table", your_name: "Your name", players: "Players", bots: "Bot seats",
     bot_level: "Bot level", edition: "Edition", mode: "Mode", options: "Options",
     timer: "Decision timer (seconds, 0 = off)", create_btn: "Create", join: "Join a table", code: "Table code",

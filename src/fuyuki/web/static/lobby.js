@@ -11,7 +11,11 @@ async function initLobby() {
   document.getElementById("c-edition").addEventListener("change", fillPlayers);
   document.getElementById("c-mode").addEventListener("change", fillPlayers);
   document.getElementById("c-players").addEventListener("change", fillBots);
-  document.getElementById("c-game").addEventListener("change", () => { fillLevels(); fillPlayers(); });
+  document.getElementById("c-game").addEventListener("change", () => {
+    const own = META.games[game()].create;       // a game with its own creation page
+    if (own) { location.href = own; return; }
+    fillLevels(); fillPlayers();
+  });
   document.getElementById("join-form").addEventListener("submit", ev => {
     ev.preventDefault();
     let code = document.getElementById("j-code").value.trim();
