@@ -96,14 +96,14 @@ class Manager:
         return sum(t.running(now) for code, t in self.tables.items()
                    if address is None or self.creators.get(code) == address)
 
-    def create(self, raw: dict[str, Any], host: str | None, seed: int | None = None,
-               address: str | None = None) -> tuple[Table, int | None, str | None]:
+    def create(self, raw: dict[str, Any], host: Any, seed: int | None = None,
+               address: str | None = None) -> tuple[Table, int, str | None]:
         """A new table; the creator (``host``, a name) takes the game's host seat. With an
         inviting game every other human seat gets its token now: ``table.invites``. A table
         needs at least one person; creations are bounded per client ``address`` and in
         total."""
         cfg = check_config(raw)
-        name = check_name(host) if host is not None else None
+        name = check_name(host)           # the creator is a person: the host
         seats, host_seat, token, invites = seat_rows(cfg, name)
         if not any(s.kind == "human" for s in seats):
             raise IllegalAction("bad_config", "bots: a table needs at least one person",
@@ -115,9 +115,8 @@ class Manager:
                        time.time(), seats, [])
         t = self._open(row, address)
         t.invites = invites
-        if name is not None:
-            t.gone_since[host_seat] = _table._now()
-        return t, (host_seat if name is not None else None), token
+        t.gone_since[host_seat] = _table._now()
+        return t, host_seat, token
 
     def open_tables(self, limit: int = 50) -> list[dict[str, Any]]:
         """The public tables waiting for players, newest first (no token, no seed)."""
