@@ -8,6 +8,7 @@ import json
 import random
 import re
 import shutil
+import signal
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -121,16 +122,33 @@ def write(path: Path, text: str) -> None:
     path.write_bytes(text.encode("utf-8", "surrogateescape"))
 
 
+class Hang(Exception):
+    """An input the program was still busy with after :data:`LIMIT` seconds."""
+
+
+#: seconds one input may take (a file may not make the program loop for ever)
+LIMIT = 30.0
+
+
+def _alarm(signum, frame):
+    raise Hang(f"still running after {LIMIT:g} s")
+
+
 def run_one(kinds, kind: str, path: Path, report: Report, label: str) -> None:
     report.inputs[kind] = report.inputs.get(kind, 0) + 1
+    old = signal.signal(signal.SIGALRM, _alarm)
+    signal.setitimer(signal.ITIMER_REAL, LIMIT)
     try:
         kinds[kind](path)
     except FuyukiError:
         report.refused[kind] = report.refused.get(kind, 0) + 1
-    except Exception as exc:  # a traceback a user would see
+    except Exception as exc:  # a traceback a user would see, or a hang
         tb = traceback.extract_tb(exc.__traceback__)[-1]
         report.failures.append(f"{kind} {label}: {type(exc).__name__}: {exc} "
                                f"at {Path(tb.filename).name}:{tb.lineno}")
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
 
 
 # -- the valid files each kind starts from -----------------------------------------------------
