@@ -181,3 +181,13 @@ def test_an_edition_file_cannot_ask_for_endless_work(tmp_path, key):
     p = tmp_path / "mine.toml"
     p.write_text(re.sub(rf"(?m)^{key} = \d+", f"{key} = {10**38}", text), "utf-8")
     one_error_line(run("play", "--edition", p, "--bots-only", "--lang", "en"), key, "at most")
+
+
+def test_the_load_catalog_has_the_same_keys_in_both_languages():
+    from fuyuki.core import i18n
+    from fuyuki.core.load import error_line
+
+    error_line(FileNotFoundError("x"), "en")  # loads the catalog
+    ja = {k for k in i18n.keys("ja") if k.startswith("load.")}
+    en = {k for k in i18n.keys("en") if k.startswith("load.")}
+    assert ja == en and "load.reason.not_utf8" in en
