@@ -8,6 +8,7 @@ import json
 import random
 import re
 import shutil
+import signal
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,6 +26,10 @@ EVIL_TOML = ["100000000000000000000000000000000000000", "-1", "0", "-10000000000
              '{ ja = "[/]", en = "[bold]" }', '"' + "あ" * 300 + '"', "9", "7", "3", "5", "12"]
 EVIL_JSON = [10**38, -1, 0, -(10**20), "x", "", True, False, None, [], {}, [1, 2], ["x"],
              "[/]", "[bold]", "red-np-²", 1.5, "２", [[0, "x"]], {"a": 1}, "0", 6, 7, 3]
+
+#: every setting a save of some game may hold
+CONFIG_KEYS = ["players", "edition", "mode", "options", "cards", "camps", "pack", "setup",
+               "dice", "roster_toml", "roster_path", "seed_text", "humans", "max_turns", "notes"]
 
 #: key = value lines of TOML (the value is what a mutation replaces)
 _KV = re.compile(r"^(\s*[\w.\"-]+\s*=\s*)(.+)$")
@@ -80,6 +85,11 @@ def mutate_json(text: str, rng: random.Random) -> str:
     if rng.random() < 0.2:
         return mutate_text(text, rng, [json.dumps(v) for v in EVIL_JSON])
     data = json.loads(text)
+    if rng.random() < 0.15 and isinstance(data.get("config"), dict):
+        # a setting the save did not have, of any type
+        data["config"][rng.choice(CONFIG_KEYS)] = rng.choice(EVIL_JSON + [
+            {"camps": {"0": {"hand": ["x"]}}}, {"turn": 99}, [1, 2, 3, 4, 5, 6] * 3])
+        return json.dumps(data, ensure_ascii=False)
     paths: list[list] = []
 
     def walk(node, path):
@@ -92,7 +102,9 @@ def mutate_json(text: str, rng: random.Random) -> str:
                 walk(v, path + [k])
 
     walk(data, [])
-    path = rng.choice(paths[1:] or paths)
+    config = [p for p in paths if p[:1] == ["config"]]
+    # half of the mutants change the settings (few nodes), half anything (mostly moves)
+    path = rng.choice(config if config and rng.random() < 0.5 else paths[1:] or paths)
     if not path:
         return json.dumps(rng.choice(EVIL_JSON))
     parent = data
@@ -110,16 +122,33 @@ def write(path: Path, text: str) -> None:
     path.write_bytes(text.encode("utf-8", "surrogateescape"))
 
 
+class Hang(Exception):
+    """An input the program was still busy with after :data:`LIMIT` seconds."""
+
+
+#: seconds one input may take (a file may not make the program loop for ever)
+LIMIT = 30.0
+
+
+def _alarm(signum, frame):
+    raise Hang(f"still running after {LIMIT:g} s")
+
+
 def run_one(kinds, kind: str, path: Path, report: Report, label: str) -> None:
     report.inputs[kind] = report.inputs.get(kind, 0) + 1
+    old = signal.signal(signal.SIGALRM, _alarm)
+    signal.setitimer(signal.ITIMER_REAL, LIMIT)
     try:
         kinds[kind](path)
     except FuyukiError:
         report.refused[kind] = report.refused.get(kind, 0) + 1
-    except Exception as exc:  # a traceback a user would see
+    except Exception as exc:  # a traceback a user would see, or a hang
         tb = traceback.extract_tb(exc.__traceback__)[-1]
         report.failures.append(f"{kind} {label}: {type(exc).__name__}: {exc} "
                                f"at {Path(tb.filename).name}:{tb.lineno}")
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
 
 
 # -- the valid files each kind starts from -----------------------------------------------------

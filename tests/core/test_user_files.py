@@ -168,3 +168,26 @@ def test_markup_in_a_card_files_names_is_printed_as_text(tmp_path):
         assert res.exit_code == 0, res.output
         assert "Traceback" not in res.output
     assert "[/]衛宮[bold]" in run("judge", scenario, "--cards", cards).output
+
+
+@pytest.mark.parametrize("key", ["opening_hand", "draft_pack", "hand_size", "round_cap",
+                                 "gem_pool"])
+def test_an_edition_file_cannot_ask_for_endless_work(tmp_path, key):
+    """A huge number in a user's edition (10^38 cards dealt, a pack of 10^38) is refused
+    before any game starts — it made the deal loop for ever."""
+    import re
+
+    text = (package_file("fuyuki.sbb", "data") / "editions" / "v1.0.toml").read_text("utf-8")
+    p = tmp_path / "mine.toml"
+    p.write_text(re.sub(rf"(?m)^{key} = \d+", f"{key} = {10**38}", text), "utf-8")
+    one_error_line(run("play", "--edition", p, "--bots-only", "--lang", "en"), key, "at most")
+
+
+def test_the_load_catalog_has_the_same_keys_in_both_languages():
+    from fuyuki.core import i18n
+    from fuyuki.core.load import error_line
+
+    error_line(FileNotFoundError("x"), "en")  # loads the catalog
+    ja = {k for k in i18n.keys("ja") if k.startswith("load.")}
+    en = {k for k in i18n.keys("en") if k.startswith("load.")}
+    assert ja == en and "load.reason.not_utf8" in en

@@ -58,7 +58,7 @@ def _write(tmp_path, old, new):
     ('effect = { destroy = ["servant"] }', 'effect = { destroy = ["land"] }', "servant[0].effect.destroy[0]", "'servant' or 'master'"),
     ('colour = "blue"', 'colour = "red"', "land[1].colour", "two lands"),
     ('mana = 3', 'manna = 3', "master[0].manna", "unknown key"),
-    ('sortie = [1, 2, 2, 3, 3, 4, 5]', 'sortie = [1, -2]', "actions.sortie[1]", ">= 0"),
+    ('sortie = [1, 2, 2, 3, 3, 4, 5]', 'sortie = [1, -2]', "actions.sortie[1]", "0 to 99"),
     ('ability = { kind = "vessel", victory = 10 }', 'ability = { kind = "vessel" }', "master[4].ability.victory", "missing"),
 ])
 def test_bad_card_file_names_file_key_reason(tmp_path, old, new, key, words):

@@ -31,3 +31,11 @@ def test_public_events_name_no_face_down_card(seed, players, edition, mode, bot)
     g = play_watched(players, seed, rules, bot)
     assert g.over
     assert leaks(g) == []
+
+
+def test_infinite_blades_names_no_hidden_archer():
+    """ubw: 士郎's 無限の剣製 event named アーチャー ("as アーチャー's 宝具") while another seat held
+    アーチャー face down (found by benchmarks/input_audit.py, v1.1/ubw, 5 players, seed 50002)."""
+    g = play_watched(5, 50002, Rules.preset("v1.1", "ubw"), "random")
+    assert any(e.kind == "infinite_blades" for e in g.events)
+    assert leaks(g) == []

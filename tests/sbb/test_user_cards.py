@@ -203,7 +203,7 @@ BAD = [
      "land[1].modifier.servant", "no servant"),
     ("bad_colour", ('colour = "purple"', 'colour = "black"'), "land[4].colour", "must be one of"),
     ("negative_action", ('sortie = [1, 2, 2, 3, 3, 4, 5]', 'sortie = [1, 2, -2]'),
-     "actions.sortie[2]", ">= 0"),
+     "actions.sortie[2]", "0 to 99"),
     ("bad_event_kind", ('kind = "grail"', 'kind = "chalice"'), "event[2].kind", "must be one of"),
     ("missing_english", ('name = { ja = "セイバー", en = "Saber" }', 'name = { ja = "セイバー" }'),
      "servant[0].name.en", "missing"),

@@ -195,7 +195,7 @@ def load_pack(directory: str | Path | None = None) -> Pack:
             if k not in skills:
                 raise sk.fail(k, f"unknown skill (known: {sorted(skills)})")
             sk_values[k] = sk.int(k, lo=0, hi=20)
-        abl = c.list("abilities", [])
+        abl = c.list_of("abilities", str, [])
         for i, aid in enumerate(abl):
             if aid not in abilities:
                 raise c.fail(f"abilities[{i}]", f"unknown ability {aid!r}")
@@ -218,7 +218,7 @@ def load_pack(directory: str | Path | None = None) -> Pack:
         master = c.str("master")
         if master not in chars or chars[master].role != "master":
             raise c.fail("master", f"{master!r} is not a master in [chars]")
-        servants = c.list("servants")
+        servants = c.list_of("servants", str)
         if not servants:
             raise c.fail("servants", "a camp starts with at least one servant")
         for i, s in enumerate(servants):

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any, Callable, Generator, Iterable
 
 from fuyuki.core import rng
+from fuyuki.core.data import Table
 from fuyuki.core.errors import DataError, IllegalAction, ScenarioError
 from fuyuki.core.events import Event, visible
 from fuyuki.core.outcome import outcome
@@ -57,7 +58,14 @@ def replay(record: Record, source: str = "<record>") -> "Game":
     """The game a record (read from ``source``) describes, replayed submission by submission."""
     if record.game != GAME_ID:
         raise DataError(source, "game", f"not a board record: {record.game!r}")
-    g = Game(record.seed, record.config)
+    try:
+        g = Game(record.seed, record.config)
+    except DataError as exc:
+        if not exc.file.startswith(("config", "setup")):
+            raise
+        where = exc.file if exc.key == "-" else f"{exc.file}.{exc.key}"
+        where = where if where.startswith("config") else f"config.{where}"
+        raise DataError(source, where, exc.reason, exc.code, **exc.params) from None
     for i, (seat, choice) in enumerate(record.submissions):
         try:
             g.submit(seat, choice)
@@ -70,12 +78,19 @@ class Game:
     def __init__(self, seed: int, config: dict[str, Any]):
         self.seed = seed
         self.config = dict(config)
-        self.pack: Pack = load_pack(config["pack"]) if config.get("pack") else default_pack()
+        cfg = Table(self.config, "config")
+        cfg.check_keys(["players", "camps", "pack", "setup", "dice"])
+        pack = cfg.str("pack", "")
+        self.pack: Pack = load_pack(pack) if pack else default_pack()
         players = config.get("players", 4)
         if not isinstance(players, int) or not 2 <= players <= len(self.pack.camps):
             raise DataError("config", "players",
                             f"must be 2 to {len(self.pack.camps)}, not {players!r}")
-        camp_ids = list(config.get("camps") or self.pack.rules["default_camps"][:players])
+        camps = cfg.list_of("camps", str, None)
+        dice = cfg.list_of("dice", int, None, lo=1, hi=6)
+        if cfg.has("setup"):
+            cfg.table("setup")
+        camp_ids = list(camps or self.pack.rules["default_camps"][:players])
         if len(camp_ids) < players:
             extra = [k for k in self.pack.camps if k not in camp_ids]
             rng.stream(seed, "camps").shuffle(extra)
@@ -94,7 +109,7 @@ class Game:
         self.out_order: list[int] = []    # seats in the order their masters died
         self._deck_rng = rng.stream(seed, "deck")
         self._dice_rng = rng.stream(seed, "dice")
-        self._fixed_dice: list[int] | None = list(config["dice"]) if "dice" in config else None
+        self._fixed_dice: list[int] | None = list(dice) if dice is not None else None
         self.chars: dict[str, Char] = {}
         self.camps: list[Camp] = []
         R = self.pack.rules

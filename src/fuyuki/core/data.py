@@ -98,6 +98,8 @@ class Table:
                 hi: builtins.int | None = None) -> builtins.list[Any]:
         """A list whose every item is a ``kind`` (ints within ``lo``..``hi``)."""
         items: builtins.list[Any] = self.get(name, list, default)
+        if name not in self.data:
+            return items
         for i, item in enumerate(items):
             if (isinstance(item, bool) and kind is not bool) or not isinstance(item, kind):
                 raise self.fail(f"{name}[{i}]", f"must be {_names((kind,))}, not {item!r}", "type",

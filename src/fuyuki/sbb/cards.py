@@ -190,7 +190,7 @@ def load_cards(path: str | Path | None = None) -> CardSet:
             ab.str("trigger", choices=FETCH_TRIGGERS)
         for k in ("mana", "power", "victory", "gems", "bonus"):
             if k in params:
-                ab.int(k, lo=0)
+                ab.int(k, lo=0, hi=100)
         m = Master(t.str("id"), t.text("name"), t.int("mana", lo=0, hi=20), kind, params,
                    t.text("ability_name", {"ja": "", "en": ""}), t.text("text", {"ja": "", "en": ""}),
                    make_ability(kind, params))
@@ -209,13 +209,13 @@ def load_cards(path: str | Path | None = None) -> CardSet:
             if d not in ("servant", "master"):
                 raise eff.fail(f"destroy[{i}]", f"must be 'servant' or 'master', not {d!r}")
         effect = Effect(tuple(destroy), eff.bool("cancel", False), eff.bool("sure_hit", False),
-                        eff.int("pool_gems", 0, lo=0), eff.str("needs_faceup_keyword", ""))
+                        eff.int("pool_gems", 0, lo=0, hi=100), eff.str("needs_faceup_keyword", ""))
         pas = t.table("passive", {})
         pas.check_keys(PASSIVE_KEYS)
         s = Servant(
             t.str("id"), t.text("name"), t.int("power", lo=-10, hi=20), np.text("name"),
             np.str("keyword", ""), np.bool("auto", False), effect,
-            pas.bool("indestructible", False), pas.int("hand_penalty", 0, lo=0),
+            pas.bool("indestructible", False), pas.int("hand_penalty", 0, lo=0, hi=20),
             pas.bool("retaliate", False), pas.bool("tsubame", False),
             pas.bool("np_as_sortie_vs_np", False), t.text("text", {"ja": "", "en": ""}),
         )
@@ -228,7 +228,7 @@ def load_cards(path: str | Path | None = None) -> CardSet:
         mod = t.table("modifier", {})
         mod.check_keys(["servant", "bonus"])
         land = Land(t.str("id"), t.text("name"), t.str("colour", choices=COLOURS),
-                    mod.str("servant", ""), mod.int("bonus", 0))
+                    mod.str("servant", ""), mod.int("bonus", 0, lo=-20, hi=20))
         if land.id in lands:
             raise t.fail("id", f"duplicate land id {land.id!r}")
         if any(other.colour == land.colour for other in lands.values()):
@@ -240,8 +240,8 @@ def load_cards(path: str | Path | None = None) -> CardSet:
     np_values = acts.list("np")
     for name, values in (("sortie", sortie), ("np", np_values)):
         for i, v in enumerate(values):
-            if not isinstance(v, int) or isinstance(v, bool) or v < 0:
-                raise acts.fail(f"{name}[{i}]", f"must be a whole number >= 0, not {v!r}")
+            if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= 99:
+                raise acts.fail(f"{name}[{i}]", f"must be a whole number 0 to 99, not {v!r}")
     events: dict[str, EventCard] = {}
     for t in root.tables("event") if root.has("event") else []:
         t.check_keys(["id", "kind", "name", "text"])

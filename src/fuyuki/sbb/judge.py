@@ -81,7 +81,7 @@ def load_scenario(path: str | Path, cards: str | Path | None = None, edition: st
     top = Table(data, p, error=ScenarioError)
     top.check_keys(TOP_KEYS)
     try:
-        opts = tuple(options) if options else tuple(top.list("options", []))
+        opts = tuple(options) if options else tuple(top.list_of("options", str, []))
         rules = Rules.preset(edition or top.str("edition", "final"),
                              mode or top.str("mode", "standard"), opts, cards)
     except ScenarioError:
