@@ -125,22 +125,55 @@ def play(seed: int, specs: list[str], budget: dict[str, Any], timed: set[int]) -
             "rounds": game.result["rounds"]}
 
 
-def arm(tested: str, field: str, args, budget) -> dict:
-    n = args.players
-    shares, cpu, choices = [], 0.0, 0
-    start = time.time()
-    for i in range(args.games):
-        seat = i % n
+def _games(tested: str, field: str, n: int, first: int, seeds: list[int],
+           budget) -> list[tuple]:
+    """(seed, share, cpu, choices) of the tested seat in the games of ``seeds``; the
+    tested seat of seed ``first + i`` is ``i mod n``."""
+    out = []
+    for seed in seeds:
+        seat = (seed - first) % n
         specs = [tested if k == seat else field for k in range(n)]
-        r = play(args.seed + i, specs, budget, {seat})
-        shares.append(r["shares"][seat])
-        cpu += r["cpu"]
-        choices += r["choices"]
-        if args.progress and (i + 1) % args.progress == 0:
-            print(f"  [{tested}] {i + 1}/{args.games}: share {sum(shares) / len(shares):.3f}, "
-                  f"{time.time() - start:.0f}s", file=sys.stderr, flush=True)
-    return {"bot": tested, "shares": shares, "ms_per_choice": 1000 * cpu / max(choices, 1),
-            "seconds": time.time() - start}
+        r = play(seed, specs, budget, {seat})
+        out.append((seed, r["shares"][seat], r["cpu"], r["choices"]))
+    return out
+
+
+def arms(bots: list[str], field: str, args, budget) -> list[dict]:
+    """Every bot of ``bots`` in the tested seat of the same games (``--jobs`` processes)."""
+    n = args.players
+    seeds = list(range(args.seed, args.seed + args.games))
+    chunk = max(1, min(args.progress or args.games, -(-args.games // max(args.jobs, 1))))
+    tasks = [(b, field, n, args.seed, seeds[i:i + chunk], budget)
+             for b in bots for i in range(0, len(seeds), chunk)]
+    start = time.time()
+    results: dict[str, list[tuple]] = {b: [] for b in bots}
+    if args.jobs > 1:
+        import multiprocessing
+        with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
+            futures = [pool.apply_async(_games, t) for t in tasks]
+            for t, f in zip(tasks, futures):
+                results[t[0]].extend(f.get())
+                _report(t[0], results[t[0]], args, start)
+    else:
+        for t in tasks:
+            results[t[0]].extend(_games(*t))
+            _report(t[0], results[t[0]], args, start)
+    out = []
+    for b in bots:
+        rows = sorted(results[b])
+        cpu = sum(r[2] for r in rows)
+        choices = sum(r[3] for r in rows)
+        out.append({"bot": b, "shares": [r[1] for r in rows],
+                    "ms_per_choice": 1000 * cpu / max(choices, 1),
+                    "seconds": time.time() - start})
+    return out
+
+
+def _report(bot: str, rows: list[tuple], args, start: float) -> None:
+    if args.progress:
+        print(f"  [{bot}] {len(rows)}/{args.games}: share "
+              f"{sum(r[1] for r in rows) / len(rows):.3f}, {time.time() - start:.0f}s",
+              file=sys.stderr, flush=True)
 
 
 def summary(shares: list[float]) -> dict:
@@ -214,7 +247,9 @@ def main() -> None:
                     help="every hard bot's iteration budget per decision")
     ap.add_argument("--seconds", type=float, default=None,
                     help="a CPU-time budget per decision instead of --iterations")
-    ap.add_argument("--progress", type=int, default=0, help="report every N games (stderr)")
+    ap.add_argument("--progress", type=int, default=0,
+                    help="report every N games (stderr); also the size of a job's chunk")
+    ap.add_argument("--jobs", type=int, default=1, help="processes playing in parallel")
     ap.add_argument("--out", type=Path, default=None, help="write the results as JSON")
     args = ap.parse_args()
     budget = ({"seconds": args.seconds, "iterations": None, "clock": "cpu"}
@@ -225,19 +260,18 @@ def main() -> None:
     if args.ladder:
         out = {**meta, **ladder(args, budget)}
     else:
-        arms = [arm(args.hero, args.field, args, budget)]
-        if args.base:
-            arms.append(arm(args.base, args.field, args, budget))
+        played = arms([args.hero] + ([args.base] if args.base else []), args.field, args,
+                      budget)
         out = {**meta, "field": args.field, "arms": []}
-        for a in arms:
+        for a in played:
             s = summary(a["shares"])
             out["arms"].append({"bot": a["bot"], **s, "ms_per_choice": a["ms_per_choice"]})
             lo, hi = s["wilson95"]
             print(f"{a['bot']:>32s} vs {args.players - 1} x {args.field}: share "
                   f"{s['share']:.3f} (Wilson 95% {lo:.3f}-{hi:.3f}; fair {1 / args.players:.3f})"
                   f", {a['ms_per_choice']:.1f} ms CPU/decision, {a['seconds']:.0f}s", flush=True)
-        if len(arms) == 2:
-            p = paired(arms[0]["shares"], arms[1]["shares"])
+        if len(played) == 2:
+            p = paired(played[0]["shares"], played[1]["shares"])
             out["paired"] = p
             print(f"{'paired difference':>32s}: {p['diff']:+.3f} (95% {p['ci95'][0]:+.3f} to "
                   f"{p['ci95'][1]:+.3f}; {p['games_differing']} of {args.games} games differ)")

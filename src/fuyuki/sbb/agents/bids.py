@@ -1,0 +1,92 @@
+"""The hard bot's sealed bid: every option scored on the same sampled worlds.
+
+A sealed bid is simultaneous: nobody sees another's card before the reveal. The search
+that the hard bot runs elsewhere (one tree, decoupled statistics per seat) lets an opponent
+learn one "best on average" card over all sampled worlds, whatever hand each world dealt it
+(strategy fusion). Here instead, for a bid:
+
+1. draw a world from the sampler (the others' hands, masters, servants and the decks among
+   what the view allows);
+2. in that world every other seat answers **from its own hand in that world** by the
+   opponent policy (the heuristic bot's judgement, read from that seat's view of the world,
+   with a little noise): nothing is shared across worlds;
+3. every option of the bot is played in a copy of that same world against the same answers
+   with the same random numbers (common random numbers), to the end of the round, and
+   scored by the bot's evaluation;
+4. the answer is the option with the best mean over the worlds — a paired comparison, so
+   the choice is not decided by noise between worlds.
+
+The budget counts (world, option) playouts: ``iterations`` of them, or as many as fit in
+``seconds``. Deterministic for an iteration budget and a seed.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Callable
+
+from fuyuki.sbb.agents.heuristic import HeuristicBot
+from fuyuki.sbb.sampling import Sampler
+
+#: the share of the other seats' bids drawn uniformly instead of by the heuristic
+NOISE = 0.1
+
+
+class BidSearch:
+    """Scores a bid's options on common worlds. ``respond(g, seat, decision, rng)`` answers
+    the decisions after the bids (in the round); ``evaluate(g)`` gives every seat's value
+    of a world at the end of the round."""
+
+    def __init__(self, opponent: HeuristicBot, respond: Callable, evaluate: Callable) -> None:
+        self.opponent = opponent
+        self.respond = respond
+        self.evaluate = evaluate
+
+    def run(self, sampler: Sampler, me: int, options: tuple, rng: random.Random,
+            more: Callable[[int], bool]) -> tuple[Any, dict[Any, float], int]:
+        """Worlds while ``more(playouts so far)``; returns the chosen option, the mean
+        value of each option and the number of worlds."""
+        totals = dict.fromkeys(options, 0.0)
+        worlds = 0
+        done = 0
+        while more(done) or worlds == 0:
+            world = sampler.sample(rng)
+            answers = self._answers(world, me, rng)
+            playout_seed = rng.getrandbits(32)
+            for o in options:
+                g = world.clone()
+                for seat in sorted(answers):
+                    g.submit(seat, o if seat == me else answers[seat])
+                totals[o] += self._finish(g, me, random.Random(playout_seed))
+            worlds += 1
+            done += len(options)
+        means = {o: totals[o] / worlds for o in options}
+        best = max(options, key=lambda o: (means[o], -options.index(o)))
+        return best, means, worlds
+
+    def _answers(self, world, me: int, rng: random.Random) -> dict[int, Any]:
+        """Every seat's bid in ``world``: ``me`` is a placeholder, the others decide from
+        their own hand in this world."""
+        answers: dict[int, Any] = {}
+        self.opponent.rng = rng
+        for seat, d in world.pending().items():
+            opts = d.options
+            if seat == me:
+                answers[seat] = None
+            elif len(opts) == 1:
+                answers[seat] = opts[0]
+            elif rng.random() < NOISE:
+                answers[seat] = rng.choice(opts)
+            else:
+                answers[seat] = self.opponent.choose(world.view(seat), d)
+        return answers
+
+    def _finish(self, g, me: int, rng: random.Random) -> float:
+        """Play ``g`` to the end of its round; ``me``'s value of the result."""
+        start = g.s.round
+        while not g.over and g.s.round == start:
+            answers = [(seat, d.options[0] if len(d.options) == 1
+                        else self.respond(g, seat, d, rng)) for seat, d in g.pending().items()]
+            for seat, choice in answers:
+                g.submit(seat, choice)
+        return self.evaluate(g)[me]
