@@ -28,19 +28,19 @@ from typing import Any, Callable
 from fuyuki.sbb.agents.heuristic import HeuristicBot
 from fuyuki.sbb.sampling import Sampler
 
-#: the share of the other seats' bids drawn uniformly instead of by the heuristic
-NOISE = 0.1
-
-
 class BidSearch:
     """Scores a bid's options on common worlds. ``respond(g, seat, decision, rng)`` answers
-    the decisions after the bids (in the round); ``evaluate(g)`` gives every seat's value
-    of a world at the end of the round."""
+    the decisions after the bids; ``evaluate(g)`` gives every seat's value of a world at the
+    end of the round (``horizon`` rounds later). ``noise``: the share of the other seats'
+    bids drawn uniformly instead of by the opponent policy."""
 
-    def __init__(self, opponent: HeuristicBot, respond: Callable, evaluate: Callable) -> None:
+    def __init__(self, opponent: HeuristicBot, respond: Callable, evaluate: Callable,
+                 noise: float = 0.1, horizon: int = 0) -> None:
         self.opponent = opponent
         self.respond = respond
         self.evaluate = evaluate
+        self.noise = noise
+        self.horizon = horizon
 
     def run(self, sampler: Sampler, me: int, options: tuple, rng: random.Random,
             more: Callable[[int], bool]) -> tuple[Any, dict[Any, float], int]:
@@ -75,16 +75,16 @@ class BidSearch:
                 answers[seat] = None
             elif len(opts) == 1:
                 answers[seat] = opts[0]
-            elif rng.random() < NOISE:
+            elif rng.random() < self.noise:
                 answers[seat] = rng.choice(opts)
             else:
                 answers[seat] = self.opponent.choose(world.view(seat), d)
         return answers
 
     def _finish(self, g, me: int, rng: random.Random) -> float:
-        """Play ``g`` to the end of its round; ``me``'s value of the result."""
-        start = g.s.round
-        while not g.over and g.s.round == start:
+        """Play ``g`` to the end of its round (and ``horizon`` more); ``me``'s value."""
+        stop = g.s.round + self.horizon
+        while not g.over and g.s.round <= stop:
             answers = [(seat, d.options[0] if len(d.options) == 1
                         else self.respond(g, seat, d, rng)) for seat, d in g.pending().items()]
             for seat, choice in answers:

@@ -37,6 +37,7 @@ import time
 from typing import Any
 
 from fuyuki.core.protocol import Decision
+from fuyuki.sbb.agents.bids import BidSearch
 from fuyuki.sbb.agents.heuristic import MASTER_PREF, SERVANT_PREF, HeuristicBot
 from fuyuki.sbb.cards import parse_action
 from fuyuki.sbb.rules import Rules
@@ -64,9 +65,18 @@ class HardBot:
                  temperature: float = 0.35, model: bool = True,
                  prior_weight: float = 3.0, draft_horizon: int | None = None,
                  hand_value: float = 0.1, search_drafts: bool = True,
-                 max_rounds: int = 40) -> None:
+                 max_rounds: int = 40, bids: str = "common", bid_noise: float = 0.1,
+                 clock: str = "wall") -> None:
         if rollout not in ("fast", "random"):
             raise ValueError(f"rollout must be 'fast' or 'random', not {rollout!r}")
+        if bids not in ("common", "tree"):
+            raise ValueError(f"bids must be 'common' or 'tree', not {bids!r}")
+        if clock not in ("wall", "cpu"):
+            raise ValueError(f"clock must be 'wall' or 'cpu', not {clock!r}")
+        #: how a sealed bid is searched: on common worlds (:mod:`.bids`) or in the tree
+        self.bids = bids
+        #: what ``seconds`` measures: wall-clock time, or this process's CPU time
+        self.clock = time.perf_counter if clock == "wall" else time.process_time
         self.seed = seed
         self.rng = random.Random(seed)
         self.iterations = iterations
@@ -85,6 +95,9 @@ class HardBot:
         self.model = model
         self.prior_weight = prior_weight
         self.fallback = HeuristicBot(seed, cards=rules.cards if rules else None)
+        self.bid_search = BidSearch(HeuristicBot(seed, cards=rules.cards if rules else None),
+                                    self._fast, self._value, noise=bid_noise,
+                                    horizon=max_rounds if horizon is None else horizon)
         self._parsed: dict[str, Any] = {}
         #: after each search: {"iterations": int, "seconds": float}
         self.last_search: dict[str, Any] = {}
@@ -97,14 +110,41 @@ class HardBot:
             return options[0]
         if not self.search_drafts and decision.kind.startswith("draft"):
             return self.fallback.choose(view, decision)
-        self._t0 = time.perf_counter()
+        self._t0 = self.clock()
         try:
             sampler = Sampler(view, self.rules)
         except (Unsupported, SamplingError):
             # mid-effect decisions (強運, 身代わり, つばめ返し), or rules the view does not
             # match (pass ``rules=``): answer like the heuristic bot
             return self.fallback.choose(view, decision)
+        if decision.kind == "bid" and self.bids == "common":
+            return self.search_bid(sampler, view["seat"], decision)
         return self.search(sampler, view["seat"], decision)
+
+    def _value(self, g) -> list[float]:
+        return self._reward(g) if g.over else self._evaluate(g)
+
+    def search_bid(self, sampler: Sampler, me: int, decision: Decision) -> Any:
+        """A sealed bid: every option scored on the same worlds (:mod:`.bids`)."""
+        start = self._t0 or self.clock()
+        self._t0 = None
+        self._stop_after = self.horizon
+        limit = self.iterations
+        deadline = start + 0.95 * self.seconds
+        clock = self.clock
+
+        def more(done: int) -> bool:
+            if limit is not None:
+                return done < limit
+            now = clock()
+            per = (now - start) / done if done else 0.0
+            return now + per * len(decision.options) < deadline
+
+        choice, means, worlds = self.bid_search.run(sampler, me, decision.options, self.rng,
+                                                    more)
+        self.last_search = {"iterations": worlds * len(decision.options), "worlds": worlds,
+                            "values": means, "seconds": clock() - start}
+        return choice
 
     def search(self, sampler: Sampler, me: int, decision: Decision) -> Any:
         """Run ISMCTS over worlds from ``sampler``; return ``me``'s chosen option."""
@@ -112,12 +152,12 @@ class HardBot:
         root = _Node()
         self._stop_after = self.draft_horizon if decision.kind.startswith("draft") \
             else self.horizon
-        start = min(time.perf_counter(), getattr(self, "_t0", None) or 1e300)
+        start = min(self.clock(), getattr(self, "_t0", None) or 1e300)
         self._t0 = None
         limit = self.iterations
         deadline = start + 0.95 * self.seconds   # leave room for the caller
         done = 0
-        clock = time.perf_counter
+        clock = self.clock
         while True:
             if limit is not None:
                 if done >= limit:
@@ -130,7 +170,7 @@ class HardBot:
             world = sampler.sample(rng)
             self._iterate(root, world, rng, me)
             done += 1
-        self.last_search = {"iterations": done, "seconds": time.perf_counter() - start}
+        self.last_search = {"iterations": done, "seconds": clock() - start}
         stats = root.stats.get(me, {})
         return max(decision.options,
                    key=lambda o: (stats[o][0], stats[o][1]) if o in stats else (-1, 0.0))
