@@ -265,7 +265,8 @@ def main() -> None:
         out = {**meta, "field": args.field, "arms": []}
         for a in played:
             s = summary(a["shares"])
-            out["arms"].append({"bot": a["bot"], **s, "ms_per_choice": a["ms_per_choice"]})
+            out["arms"].append({"bot": a["bot"], **s, "ms_per_choice": a["ms_per_choice"],
+                                "per_game": a["shares"]})
             lo, hi = s["wilson95"]
             print(f"{a['bot']:>32s} vs {args.players - 1} x {args.field}: share "
                   f"{s['share']:.3f} (Wilson 95% {lo:.3f}-{hi:.3f}; fair {1 / args.players:.3f})"

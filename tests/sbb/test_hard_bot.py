@@ -361,3 +361,18 @@ def test_sampler_rebuilds_the_rules_from_the_view():
     assert (sampler.rules.edition, sampler.rules.mode, tuple(sampler.rules.options)) == \
         ("final", "ubw", ("tie_dice",))
     assert sampler.sample(random.Random(0)).pending()[seat] == d
+
+
+def test_a_whole_game_with_a_hard_bot_replays_exactly_from_its_seed():
+    """``--bots hard --seed N`` with an iteration budget: the same seeds play the same game
+    (every answer, hence every event)."""
+    def play(seed):
+        game = new_game(4, 21)
+        bots = [HardBot(seed, iterations=24) if i == 1 else make_bot("heuristic", i)
+                for i in range(4)]
+        play_out(game, bots)
+        return [(e.kind, e.data) for e in game.events], game.result
+
+    first = play(3)
+    assert play(3) == first
+    assert first[1]["winners"] is not None
