@@ -14,7 +14,9 @@ learn one "best on average" card over all sampled worlds, whatever hand each wor
    with the same random numbers (common random numbers), to the end of the round, and
    scored by the bot's evaluation;
 4. the answer is the option with the best mean over the worlds — a paired comparison, so
-   the choice is not decided by noise between worlds.
+   the choice is not decided by noise between worlds. With a :class:`.belief.BidHistory`
+   each world counts with its weight: the likelihood, under the same opponent policy, of
+   the bids the others were seen to make last round (:mod:`.belief`).
 
 The budget counts (world, option) playouts: ``iterations`` of them, or as many as fit in
 ``seconds``. Deterministic for an iteration budget and a seed.
@@ -25,6 +27,7 @@ from __future__ import annotations
 import random
 from typing import Any, Callable
 
+from fuyuki.sbb.agents.belief import BidHistory, bid_likelihood
 from fuyuki.sbb.agents.heuristic import HeuristicBot
 from fuyuki.sbb.sampling import Sampler
 
@@ -43,34 +46,47 @@ class BidSearch:
         self.horizon = horizon
 
     def run(self, sampler: Sampler, me: int, options: tuple, rng: random.Random,
-            more: Callable[[int], bool]) -> tuple[Any, dict[Any, float], int]:
-        """Worlds while ``more(playouts so far)``; returns the chosen option, the mean
-        value of each option and the number of worlds."""
+            more: Callable[[int], bool], history: BidHistory | None = None
+            ) -> tuple[Any, dict[Any, float], int, float]:
+        """Worlds while ``more(playouts so far)``; returns the chosen option, the weighted
+        mean value of each option, the number of worlds and their effective number
+        (``(Σw)² / Σw²``: how many equally weighted worlds they are worth)."""
         totals = dict.fromkeys(options, 0.0)
         worlds = 0
         done = 0
+        wsum = wsq = 0.0
         while more(done) or worlds == 0:
             world = sampler.sample(rng)
-            answers = self._answers(world, me, rng)
+            answers, w = self._answers(world, me, rng, history)
             playout_seed = rng.getrandbits(32)
             for o in options:
                 g = world.clone()
                 for seat in sorted(answers):
                     g.submit(seat, o if seat == me else answers[seat])
-                totals[o] += self._finish(g, me, random.Random(playout_seed))
+                totals[o] += w * self._finish(g, me, random.Random(playout_seed))
             worlds += 1
+            wsum += w
+            wsq += w * w
             done += len(options)
-        means = {o: totals[o] / worlds for o in options}
+        means = {o: totals[o] / wsum for o in options}
         best = max(options, key=lambda o: (means[o], -options.index(o)))
-        return best, means, worlds
+        return best, means, worlds, wsum * wsum / wsq
 
-    def _answers(self, world, me: int, rng: random.Random) -> dict[int, Any]:
-        """Every seat's bid in ``world``: ``me`` is a placeholder, the others decide from
-        their own hand in this world."""
+    def _answers(self, world, me: int, rng: random.Random,
+                 history: BidHistory | None) -> tuple[dict[int, Any], float]:
+        """Every seat's bid in ``world`` (``me``: a placeholder; the others decide from
+        their own hand in this world) and the world's weight: the likelihood of the bids
+        ``history`` saw, given this world's hands."""
         answers: dict[int, Any] = {}
+        weight = 1.0
         self.opponent.rng = rng
+        seen = history.bids if history is not None else {}
         for seat, d in world.pending().items():
             opts = d.options
+            view = world.view(seat) if seat in seen or len(opts) > 1 else None
+            if seat in seen and seat != me:
+                weight *= bid_likelihood(self.opponent, history.table, seat, view["me"],
+                                         seen[seat])
             if seat == me:
                 answers[seat] = None
             elif len(opts) == 1:
@@ -78,8 +94,8 @@ class BidSearch:
             elif rng.random() < self.noise:
                 answers[seat] = rng.choice(opts)
             else:
-                answers[seat] = self.opponent.choose(world.view(seat), d)
-        return answers
+                answers[seat] = self.opponent.choose(view, d)
+        return answers, weight
 
     def _finish(self, g, me: int, rng: random.Random) -> float:
         """Play ``g`` to the end of its round (and ``horizon`` more); ``me``'s value."""

@@ -37,6 +37,7 @@ import time
 from typing import Any
 
 from fuyuki.core.protocol import Decision
+from fuyuki.sbb.agents.belief import BidHistory
 from fuyuki.sbb.agents.bids import BidSearch
 from fuyuki.sbb.agents.heuristic import MASTER_PREF, SERVANT_PREF, HeuristicBot
 from fuyuki.sbb.cards import parse_action
@@ -66,7 +67,7 @@ class HardBot:
                  prior_weight: float = 3.0, draft_horizon: int | None = None,
                  hand_value: float = 0.1, search_drafts: bool = True,
                  max_rounds: int = 40, bids: str = "common", bid_noise: float = 0.1,
-                 clock: str = "wall") -> None:
+                 belief: bool = True, clock: str = "wall") -> None:
         if rollout not in ("fast", "random"):
             raise ValueError(f"rollout must be 'fast' or 'random', not {rollout!r}")
         if bids not in ("common", "tree"):
@@ -98,6 +99,9 @@ class HardBot:
         self.bid_search = BidSearch(HeuristicBot(seed, cards=rules.cards if rules else None),
                                     self._fast, self._value, noise=bid_noise,
                                     horizon=max_rounds if horizon is None else horizon)
+        #: the others' last bids as this bot's own views showed them (``belief=False``:
+        #: every world the view allows counts the same)
+        self.history = BidHistory() if belief else None
         self._parsed: dict[str, Any] = {}
         #: after each search: {"iterations": int, "seconds": float}
         self.last_search: dict[str, Any] = {}
@@ -118,7 +122,12 @@ class HardBot:
             # match (pass ``rules=``): answer like the heuristic bot
             return self.fallback.choose(view, decision)
         if decision.kind == "bid" and self.bids == "common":
-            return self.search_bid(sampler, view["seat"], decision)
+            if self.history is not None:
+                self.history.observe(view)
+            choice = self.search_bid(sampler, view["seat"], decision)
+            if self.history is not None:
+                self.history.bid(choice)
+            return choice
         return self.search(sampler, view["seat"], decision)
 
     def _value(self, g) -> list[float]:
@@ -140,10 +149,11 @@ class HardBot:
             per = (now - start) / done if done else 0.0
             return now + per * len(decision.options) < deadline
 
-        choice, means, worlds = self.bid_search.run(sampler, me, decision.options, self.rng,
-                                                    more)
+        choice, means, worlds, effective = self.bid_search.run(
+            sampler, me, decision.options, self.rng, more, self.history)
         self.last_search = {"iterations": worlds * len(decision.options), "worlds": worlds,
-                            "values": means, "seconds": clock() - start}
+                            "effective_worlds": effective, "values": means,
+                            "seconds": clock() - start}
         return choice
 
     def search(self, sampler: Sampler, me: int, decision: Decision) -> Any:

@@ -121,6 +121,12 @@ class HeuristicBot:
                 if p["seat"] != view["seat"] and p["hand_size"] > 0]
 
     def _bid(self, view, d: Decision):
+        scores = self.bid_scores(view, d.options)
+        return max(scores, key=lambda c: scores[c] + self.rng.random() * 0.05)
+
+    def bid_scores(self, view, options) -> dict[str, float]:
+        """What each card of ``options`` is worth as this seat's bid (the bot bids the best,
+        with a little noise); :mod:`.belief` reads them as an opponent's likelihoods."""
         seat = view["seat"]
         gems = [p["gems"] for p in view["seats"]]
         lead = gems[seat] - max(g for i, g in enumerate(gems) if i != seat)
@@ -136,7 +142,7 @@ class HeuristicBot:
         nps = self.cards.np_values
         p_np = len(nps) / (len(nps) + len(sorties))
         scores: dict[str, float] = {}
-        for card in d.options:
+        for card in options:
             a = parse_action(card)
             if a is None:
                 scores[card] = self._event_score(view, card, lead)
@@ -166,8 +172,8 @@ class HeuristicBot:
             else:
                 ev = (beaten - alone) * (g + effect)
             ev -= KEEP * a.value          # keep strong cards for later
-            scores[card] = ev + self.rng.random() * 0.05
-        return max(scores, key=lambda c: scores[c])
+            scores[card] = ev
+        return scores
 
     def _victory_target(self, view) -> float:
         """The gems that win me the game at the end of a round (final edition; イリヤ's
