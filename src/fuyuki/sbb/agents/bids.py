@@ -25,11 +25,13 @@ The budget counts (world, option) playouts: ``iterations`` of them, or as many a
 from __future__ import annotations
 
 import random
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from fuyuki.sbb.agents.belief import BidHistory, bid_likelihood
 from fuyuki.sbb.agents.heuristic import HeuristicBot
 from fuyuki.sbb.sampling import Sampler
+
 
 class BidSearch:
     """Scores a bid's options on common worlds. ``respond(g, seat, decision, rng)`` answers

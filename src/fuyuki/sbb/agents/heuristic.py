@@ -255,7 +255,7 @@ class HeuristicBot:
         for p, b in rivals:
             sv = self.cards.servants.get(p["servant"] or "")
             best = max(best, (sv.power if sv else 2) + (2 if p["dark"] else 0) + b.value)
-        need = best + 1 - mine if a.kind == "sortie" else best + 1 - mine
+        need = best + 1 - mine
         if need <= 0:
             return "pass"
         usable = sorted((c for c in d.options if c != "pass" and card_value(c) >= need),
