@@ -363,12 +363,14 @@ def test_sampler_rebuilds_the_rules_from_the_view():
     assert sampler.sample(random.Random(0)).pending()[seat] == d
 
 
-def test_a_whole_game_with_a_hard_bot_replays_exactly_from_its_seed():
+@pytest.mark.parametrize("belief", [False, True])
+def test_a_whole_game_with_a_hard_bot_replays_exactly_from_its_seed(belief):
     """``--bots hard --seed N`` with an iteration budget: the same seeds play the same game
-    (every answer, hence every event)."""
+    (every answer, hence every event) — with the belief from the others' bids too."""
     def play(seed):
         game = new_game(4, 21)
-        bots = [HardBot(seed, iterations=24) if i == 1 else make_bot("heuristic", i)
+        bots = [HardBot(seed, iterations=24, belief=belief) if i == 1
+                else make_bot("heuristic", i)
                 for i in range(4)]
         play_out(game, bots)
         return [(e.kind, e.data) for e in game.events], game.result
