@@ -378,3 +378,16 @@ def test_a_whole_game_with_a_hard_bot_replays_exactly_from_its_seed(belief):
     first = play(3)
     assert play(3) == first
     assert first[1]["winners"] is not None
+
+
+def test_a_bid_on_a_cpu_time_budget():
+    """``clock="cpu"`` measures the budget in this process's CPU time; a bid searches at
+    least one world (every option once) within it."""
+    game = _first_bid(5, 1)
+    d = game.pending()[1]
+    bot = HardBot(4, seconds=0.05, clock="cpu")
+    assert bot.choose(game.view(1), d) in d.options
+    assert bot.last_search["worlds"] >= 1
+    assert bot.last_search["iterations"] == bot.last_search["worlds"] * len(d.options)
+    with pytest.raises(ValueError):
+        HardBot(4, clock="sundial")
