@@ -1,32 +1,35 @@
-"""The hard bot: information-set Monte Carlo tree search (ISMCTS) from its own view only.
+"""The hard bot: searches each decision over worlds sampled from its own view only.
 
-At each decision with a real choice the bot
+At each decision with a real choice the bot builds a :class:`fuyuki.sbb.sampling.Sampler`
+from its view (and nothing else): every iteration plays in a fresh *determinization* — a
+whole game whose hidden parts (the others' face-down masters and servants, their hands, the
+deck orders) are drawn among those its view cannot rule out, the drafts included. Then:
 
-1. builds a :class:`fuyuki.sbb.sampling.Sampler` from its view (and nothing else): every
-   iteration plays in a fresh *determinization* — a whole game whose hidden parts (the
-   others' face-down masters and servants, their hands, the deck orders) are drawn among
-   those its view cannot rule out, the drafts included;
-2. walks one shared tree of decision points (single-observer ISMCTS): a node is a batch of
-   decisions the engine asks at once. **Every seat asked in a batch selects on its own
-   statistics** (decoupled UCT, with availability counts since the options a hidden hand
-   offers change from world to world), so at sealed bids nobody's choice depends on
-   another's; the child is keyed by the joint answer as this seat would observe it (the
-   others' draft picks are private and are merged);
-3. the other seats' selection has a prior toward what a sensible player would do with its
-   own hand in that world (the heuristic bot's rules read from the state; PUCT-style, it
-   fades with visits); below the tree the game is played on with the same fast policy
-   (``rollout="fast"``) or uniformly at random (``rollout="random"``) — for a bid to the
-   end of the round (``horizon=0``), then every seat gets its share of exp(k × score)
-   (gems scaled to its victory target + its hand); for a draft pick to the end of the game
-   (0.9 × its share of the win + 0.1 × its gems / the most gems). The reward vector is
-   backed up for every seat along the path;
-4. answers with the most visited of its own options at the root.
+- **a sealed bid** is searched on common worlds (:mod:`.bids`): in each world the others
+  bid from their own hand there (the heuristic bot's judgement), every option of the bot is
+  played on the same world with the same random numbers to the end of the round and
+  scored; the best mean wins. ``belief=True`` weighs each world by the likelihood of the
+  bids the others were seen to make last round (:mod:`.belief`);
+- **any other searched decision** (drafts, the extra gem, 宝石魔術, a swap's target) by
+  single-observer ISMCTS: one shared tree of decision points, a node being a batch of
+  decisions the engine asks at once, **every seat asked in a batch selecting on its own
+  statistics** (decoupled UCT, with availability counts since a hidden hand changes the
+  options); the child is keyed by the joint answer as this seat would observe it (the
+  others' draft picks are private and are merged). The other seats' selection has a prior
+  toward what a sensible player would do with its own hand in that world (PUCT-style, it
+  fades with visits); below the tree the game is played on with the same fast policy
+  (``rollout="fast"``) or uniformly (``rollout="random"``); a draft pick to the end of the
+  game (0.9 × its share of the win + 0.1 × its gems / the most gems). ``bids="tree"``
+  searches bids this way too (the bot before issue 21).
+
+A world cut at the end of a round gives every seat its share of exp(k × score) (gems
+scaled to its victory target + its hand).
 
 強運, 身代わり and つばめ返し are asked in the middle of an effect, where the sampler cannot
 rebuild the rule stack: for those the bot answers like the heuristic bot (they are rare:
 fewer than one per game). Seeded: the same view, decision and seed give the same answer
 when the budget is an iteration count (``iterations=``); a time budget (``seconds=``, the
-default 1.0 s) depends on the machine's speed.
+default 1.0 s, of wall-clock or with ``clock="cpu"`` of CPU time) depends on the machine.
 """
 
 from __future__ import annotations
