@@ -280,8 +280,21 @@ def test_hard_bot_in_modes(mode, players):
     assert searched >= 4
 
 
-def test_sealed_bids_are_chosen_without_seeing_the_others(monkeypatch):
-    """Sealed bids are simultaneous in the search too: whenever a seat's bid is chosen
+def _first_bid(seed: int, seat: int):
+    """A game of heuristic bots stopped at ``seat``'s first bid with a choice."""
+    game = new_game(4, seed)
+    bots = [make_bot("heuristic", i) for i in range(4)]
+    while not game.over:
+        pend = game.pending()
+        if seat in pend and pend[seat].kind == "bid" and len(pend[seat].options) > 1:
+            return game
+        for s, d in pend.items():
+            game.submit(s, bots[s].choose(game.view(s), d))
+    raise AssertionError("no bid with a choice")
+
+
+def test_sealed_bids_are_chosen_without_seeing_the_others_in_the_tree(monkeypatch):
+    """Sealed bids are simultaneous in the tree search too: whenever a seat's bid is chosen
     (in the tree or in a playout) no other seat's bid of that batch is in the world yet."""
     calls = []
     original = HardBot._fast
@@ -292,17 +305,51 @@ def test_sealed_bids_are_chosen_without_seeing_the_others(monkeypatch):
         return original(self, g, seat, d, rng)
 
     monkeypatch.setattr(HardBot, "_fast", watched)
-    game = new_game(4, 3)
-    bots = [make_bot("heuristic", i) for i in range(4)]
-    while not game.over:
-        pend = game.pending()
-        if 0 in pend and pend[0].kind == "bid" and len(pend[0].options) > 1:
-            break
-        for seat, d in pend.items():
-            game.submit(seat, bots[seat].choose(game.view(seat), d))
-    HardBot(2, iterations=30, horizon=1).choose(game.view(0), game.pending()[0])
+    game = _first_bid(3, 0)
+    HardBot(2, iterations=30, horizon=1, bids="tree").choose(game.view(0), game.pending()[0])
     assert len(calls) > 60
     assert all(answers == {} for answers in calls)
+
+
+def test_sealed_bids_on_common_worlds_answer_from_each_worlds_own_hand(monkeypatch):
+    """The bid search on common worlds: every other seat bids from its own view of the
+    sampled world (its hand there), before anyone's bid is in; each option of the bot is
+    scored on the same worlds."""
+    from fuyuki.sbb.agents.heuristic import HeuristicBot
+
+    seen = []
+    original = HeuristicBot.choose
+
+    def watched(self, view, d):
+        if d.kind == "bid":
+            seen.append((view["seat"], tuple(view["me"]["hand"]),
+                         any(p["locked"] for p in view["seats"])))
+        return original(self, view, d)
+
+    monkeypatch.setattr(HeuristicBot, "choose", watched)
+    game = _first_bid(3, 0)
+    d = game.pending()[0]
+    bot = HardBot(2, iterations=40 * len(d.options))
+    assert bot.choose(game.view(0), d) in d.options
+    assert {seat for seat, _, _ in seen} == {1, 2, 3}
+    assert not any(locked for _, _, locked in seen)
+    # the hands differ from world to world (they are sampled), one answer per world
+    assert len({hand for seat, hand, _ in seen if seat == 1}) > 5
+    assert bot.last_search["worlds"] == 40
+    assert set(bot.last_search["values"]) == set(d.options)
+
+
+def test_hard_bot_bids_are_reproducible_with_an_iteration_budget():
+    """With an iteration budget the same view, decision and seed give the same bid — and
+    the same values, world by world — while another seed samples other worlds."""
+    game = _first_bid(5, 1)
+    d = game.pending()[1]
+    runs = []
+    for seed in (7, 7, 8):
+        bot = HardBot(seed=seed, iterations=30 * len(d.options))
+        runs.append((bot.choose(game.view(1), d), bot.last_search["values"]))
+    assert runs[0] == runs[1]
+    assert runs[2][1] != runs[0][1]
 
 
 def test_sampler_rebuilds_the_rules_from_the_view():
@@ -314,3 +361,33 @@ def test_sampler_rebuilds_the_rules_from_the_view():
     assert (sampler.rules.edition, sampler.rules.mode, tuple(sampler.rules.options)) == \
         ("final", "ubw", ("tie_dice",))
     assert sampler.sample(random.Random(0)).pending()[seat] == d
+
+
+@pytest.mark.parametrize("belief", [False, True])
+def test_a_whole_game_with_a_hard_bot_replays_exactly_from_its_seed(belief):
+    """``--bots hard --seed N`` with an iteration budget: the same seeds play the same game
+    (every answer, hence every event) — with the belief from the others' bids too."""
+    def play(seed):
+        game = new_game(4, 21)
+        bots = [HardBot(seed, iterations=24, belief=belief) if i == 1
+                else make_bot("heuristic", i)
+                for i in range(4)]
+        play_out(game, bots)
+        return [(e.kind, e.data) for e in game.events], game.result
+
+    first = play(3)
+    assert play(3) == first
+    assert first[1]["winners"] is not None
+
+
+def test_a_bid_on_a_cpu_time_budget():
+    """``clock="cpu"`` measures the budget in this process's CPU time; a bid searches at
+    least one world (every option once) within it."""
+    game = _first_bid(5, 1)
+    d = game.pending()[1]
+    bot = HardBot(4, seconds=0.05, clock="cpu")
+    assert bot.choose(game.view(1), d) in d.options
+    assert bot.last_search["worlds"] >= 1
+    assert bot.last_search["iterations"] == bot.last_search["worlds"] * len(d.options)
+    with pytest.raises(ValueError):
+        HardBot(4, clock="sundial")

@@ -1,32 +1,35 @@
-"""The hard bot: information-set Monte Carlo tree search (ISMCTS) from its own view only.
+"""The hard bot: searches each decision over worlds sampled from its own view only.
 
-At each decision with a real choice the bot
+At each decision with a real choice the bot builds a :class:`fuyuki.sbb.sampling.Sampler`
+from its view (and nothing else): every iteration plays in a fresh *determinization* — a
+whole game whose hidden parts (the others' face-down masters and servants, their hands, the
+deck orders) are drawn among those its view cannot rule out, the drafts included. Then:
 
-1. builds a :class:`fuyuki.sbb.sampling.Sampler` from its view (and nothing else): every
-   iteration plays in a fresh *determinization* — a whole game whose hidden parts (the
-   others' face-down masters and servants, their hands, the deck orders) are drawn among
-   those its view cannot rule out, the drafts included;
-2. walks one shared tree of decision points (single-observer ISMCTS): a node is a batch of
-   decisions the engine asks at once. **Every seat asked in a batch selects on its own
-   statistics** (decoupled UCT, with availability counts since the options a hidden hand
-   offers change from world to world), so at sealed bids nobody's choice depends on
-   another's; the child is keyed by the joint answer as this seat would observe it (the
-   others' draft picks are private and are merged);
-3. the other seats' selection has a prior toward what a sensible player would do with its
-   own hand in that world (the heuristic bot's rules read from the state; PUCT-style, it
-   fades with visits); below the tree the game is played on with the same fast policy
-   (``rollout="fast"``) or uniformly at random (``rollout="random"``) — for a bid to the
-   end of the round (``horizon=0``), then every seat gets its share of exp(k × score)
-   (gems scaled to its victory target + its hand); for a draft pick to the end of the game
-   (0.9 × its share of the win + 0.1 × its gems / the most gems). The reward vector is
-   backed up for every seat along the path;
-4. answers with the most visited of its own options at the root.
+- **a sealed bid** is searched on common worlds (:mod:`.bids`): in each world the others
+  bid from their own hand there (the heuristic bot's judgement), every option of the bot is
+  played on the same world with the same random numbers to the end of the round and
+  scored; the best mean wins. ``belief=True`` weighs each world by the likelihood of the
+  bids the others were seen to make last round (:mod:`.belief`);
+- **any other searched decision** (drafts, the extra gem, 宝石魔術, a swap's target) by
+  single-observer ISMCTS: one shared tree of decision points, a node being a batch of
+  decisions the engine asks at once, **every seat asked in a batch selecting on its own
+  statistics** (decoupled UCT, with availability counts since a hidden hand changes the
+  options); the child is keyed by the joint answer as this seat would observe it (the
+  others' draft picks are private and are merged). The other seats' selection has a prior
+  toward what a sensible player would do with its own hand in that world (PUCT-style, it
+  fades with visits); below the tree the game is played on with the same fast policy
+  (``rollout="fast"``) or uniformly (``rollout="random"``); a draft pick to the end of the
+  game (0.9 × its share of the win + 0.1 × its gems / the most gems). ``bids="tree"``
+  searches bids this way too (the bot before issue 21).
+
+A world cut at the end of a round gives every seat its share of exp(k × score) (gems
+scaled to its victory target + its hand).
 
 強運, 身代わり and つばめ返し are asked in the middle of an effect, where the sampler cannot
 rebuild the rule stack: for those the bot answers like the heuristic bot (they are rare:
 fewer than one per game). Seeded: the same view, decision and seed give the same answer
 when the budget is an iteration count (``iterations=``); a time budget (``seconds=``, the
-default 1.0 s) depends on the machine's speed.
+default 1.0 s, of wall-clock or with ``clock="cpu"`` of CPU time) depends on the machine.
 """
 
 from __future__ import annotations
@@ -37,6 +40,8 @@ import time
 from typing import Any
 
 from fuyuki.core.protocol import Decision
+from fuyuki.sbb.agents.belief import BidHistory
+from fuyuki.sbb.agents.bids import BidSearch
 from fuyuki.sbb.agents.heuristic import MASTER_PREF, SERVANT_PREF, HeuristicBot
 from fuyuki.sbb.cards import parse_action
 from fuyuki.sbb.rules import Rules
@@ -64,9 +69,18 @@ class HardBot:
                  temperature: float = 0.35, model: bool = True,
                  prior_weight: float = 3.0, draft_horizon: int | None = None,
                  hand_value: float = 0.1, search_drafts: bool = True,
-                 max_rounds: int = 40) -> None:
+                 max_rounds: int = 40, bids: str = "common", bid_noise: float = 0.1,
+                 belief: bool = False, clock: str = "wall") -> None:
         if rollout not in ("fast", "random"):
             raise ValueError(f"rollout must be 'fast' or 'random', not {rollout!r}")
+        if bids not in ("common", "tree"):
+            raise ValueError(f"bids must be 'common' or 'tree', not {bids!r}")
+        if clock not in ("wall", "cpu"):
+            raise ValueError(f"clock must be 'wall' or 'cpu', not {clock!r}")
+        #: how a sealed bid is searched: on common worlds (:mod:`.bids`) or in the tree
+        self.bids = bids
+        #: what ``seconds`` measures: wall-clock time, or this process's CPU time
+        self.clock = time.perf_counter if clock == "wall" else time.process_time
         self.seed = seed
         self.rng = random.Random(seed)
         self.iterations = iterations
@@ -85,6 +99,13 @@ class HardBot:
         self.model = model
         self.prior_weight = prior_weight
         self.fallback = HeuristicBot(seed, cards=rules.cards if rules else None)
+        self.bid_search = BidSearch(HeuristicBot(seed, cards=rules.cards if rules else None),
+                                    self._fast, self._value, noise=bid_noise,
+                                    horizon=max_rounds if horizon is None else horizon)
+        #: ``belief=True``: the others' last bids as this bot's own views showed them weigh
+        #: the sampled worlds (:mod:`.belief`); off by default, as it measured no gain at
+        #: 300 iterations (fewer effective worlds); otherwise every world counts the same
+        self.history = BidHistory() if belief else None
         self._parsed: dict[str, Any] = {}
         #: after each search: {"iterations": int, "seconds": float}
         self.last_search: dict[str, Any] = {}
@@ -97,14 +118,47 @@ class HardBot:
             return options[0]
         if not self.search_drafts and decision.kind.startswith("draft"):
             return self.fallback.choose(view, decision)
-        self._t0 = time.perf_counter()
+        self._t0 = self.clock()
         try:
             sampler = Sampler(view, self.rules)
         except (Unsupported, SamplingError):
             # mid-effect decisions (強運, 身代わり, つばめ返し), or rules the view does not
             # match (pass ``rules=``): answer like the heuristic bot
             return self.fallback.choose(view, decision)
+        if decision.kind == "bid" and self.bids == "common":
+            if self.history is not None:
+                self.history.observe(view)
+            choice = self.search_bid(sampler, view["seat"], decision)
+            if self.history is not None:
+                self.history.bid(choice)
+            return choice
         return self.search(sampler, view["seat"], decision)
+
+    def _value(self, g) -> list[float]:
+        return self._reward(g) if g.over else self._evaluate(g)
+
+    def search_bid(self, sampler: Sampler, me: int, decision: Decision) -> Any:
+        """A sealed bid: every option scored on the same worlds (:mod:`.bids`)."""
+        start = self._t0 or self.clock()
+        self._t0 = None
+        self._stop_after = self.horizon
+        limit = self.iterations
+        deadline = start + 0.95 * self.seconds
+        clock = self.clock
+
+        def more(done: int) -> bool:
+            if limit is not None:
+                return done < limit
+            now = clock()
+            per = (now - start) / done if done else 0.0
+            return now + per * len(decision.options) < deadline
+
+        choice, means, worlds, effective = self.bid_search.run(
+            sampler, me, decision.options, self.rng, more, self.history)
+        self.last_search = {"iterations": worlds * len(decision.options), "worlds": worlds,
+                            "effective_worlds": effective, "values": means,
+                            "seconds": clock() - start}
+        return choice
 
     def search(self, sampler: Sampler, me: int, decision: Decision) -> Any:
         """Run ISMCTS over worlds from ``sampler``; return ``me``'s chosen option."""
@@ -112,12 +166,12 @@ class HardBot:
         root = _Node()
         self._stop_after = self.draft_horizon if decision.kind.startswith("draft") \
             else self.horizon
-        start = min(time.perf_counter(), getattr(self, "_t0", None) or 1e300)
+        start = min(self.clock(), getattr(self, "_t0", None) or 1e300)
         self._t0 = None
         limit = self.iterations
         deadline = start + 0.95 * self.seconds   # leave room for the caller
         done = 0
-        clock = time.perf_counter
+        clock = self.clock
         while True:
             if limit is not None:
                 if done >= limit:
@@ -130,7 +184,7 @@ class HardBot:
             world = sampler.sample(rng)
             self._iterate(root, world, rng, me)
             done += 1
-        self.last_search = {"iterations": done, "seconds": time.perf_counter() - start}
+        self.last_search = {"iterations": done, "seconds": clock() - start}
         stats = root.stats.get(me, {})
         return max(decision.options,
                    key=lambda o: (stats[o][0], stats[o][1]) if o in stats else (-1, 0.0))

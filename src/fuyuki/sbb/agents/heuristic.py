@@ -1,29 +1,36 @@
 """The heuristic bot: plays sensibly from its own view only.
 
-It values lands by their gems, bids 宝具 when it expects a battle it can win, protects a
-lead (聖杯出現 when ahead), and uses its abilities (宝石魔術 when it turns a battle,
-強運 against an effect aimed at it, 身代わり, つばめ返し on the richest victim). Its numbers
-are the bot's judgement, not rules.
+A bid is rated by a small model of the table: each other seat with cards bids on a land
+with a chance that grows with the land's share of the gems (``GEM_PULL``), plays 宝具 as
+often as the deck holds them, and adds a card of that kind to its servant's power — the
+power its view shows when the servant is face up, else the mean power of the servants this
+seat cannot see. From that, a 出撃 is worth the gems times the chance nobody beats it, a
+宝具 the gems (and its effect, unless a visible アヴェンジャー or ゴッドハンド spoils it) times
+the chance somebody meets it and loses; gems that would meet the victory condition count
+extra, and spending a strong card costs a little. It protects a lead (聖杯出現 when ahead)
+and uses its abilities (宝石魔術 when it turns a battle, 強運 against an effect aimed at it,
+身代わり, つばめ返し on the richest victim). Its numbers are the bot's judgement, not rules;
+they were tuned with ``benchmarks/bot_paired.py`` against random bots.
 """
 
 from __future__ import annotations
 
 import math
 import random
+from collections import Counter
 from typing import Any
 
 from fuyuki.core.protocol import Decision
 from fuyuki.sbb.cards import CardSet, card_value, parse_action
 
-MASTER_PREF = {"illya": 9, "zouken": 8, "bazett": 8, "kirei": 7, "rin": 6, "sakura": 6,
+MASTER_PREF = {"rin": 9.5, "illya": 9, "zouken": 8, "kirei": 7, "sakura": 6, "bazett": 6,
                "kuzuki": 5, "taiga": 4, "shinji": 3, "shirou": 3}
 SERVANT_PREF = {"gilgamesh": 10, "saber": 9, "berserker": 8, "lancer": 7, "rider": 7,
                 "caster": 6, "archer": 4, "true_assassin": 4, "assassin": 3, "avenger": 2}
-TYPICAL_TOTAL = 4.8   # an unknown opponent's power + card
-
-
-def _sigmoid(x: float) -> float:
-    return 1.0 / (1.0 + math.exp(-x))
+GEM_PULL = 0.5   # how much a rival's choice of land follows the gems (0: a random colour)
+EFFECT = 1.0     # resolving my 宝具 against someone, beyond the gems
+REACH = 3.0      # the bonus of gems that would meet my victory condition
+KEEP = 0.12      # the cost of spending a card of value 1 (keep strong cards for later)
 
 
 class HeuristicBot:
@@ -91,50 +98,111 @@ class HeuristicBot:
             power += int(m.params.get("power", 0)) if m else 0
         return power
 
+    def _unseen_power(self, view) -> float:
+        """The mean power of the servants this seat cannot see: neither its own, nor face
+        up, nor discarded."""
+        seen = Counter(p["servant"] for p in view["seats"] if p["servant"])
+        seen.update(view["discards"]["servant"])
+        seen[view["me"]["servant"]] += 1
+        powers = []
+        for sid, sv in self.cards.servants.items():
+            if seen[sid]:
+                seen[sid] -= 1
+            else:
+                powers.append(sv.power)
+        return sum(powers) / len(powers) if powers else 2.0
+
+    def _rivals(self, view) -> list[tuple[dict[str, Any], float]]:
+        """The other seats that will bid (cards in hand), each with its servant's power as
+        this seat knows it (face up: exact; face down: the mean of the unseen)."""
+        unseen = self._unseen_power(view)
+        return [(p, self._power_of(p, unknown=0) if p["servant"] else unseen)
+                for p in view["seats"]
+                if p["seat"] != view["seat"] and p["hand_size"] > 0]
+
     def _bid(self, view, d: Decision):
-        me = view["me"]
-        n = view["players"]
-        gems = [p["gems"] for p in view["seats"]]
+        scores = self.bid_scores(view, d.options)
+        return max(scores, key=lambda c: scores[c] + self.rng.random() * 0.05)
+
+    def bid_scores(self, view, options) -> dict[str, float]:
+        """What each card of ``options`` is worth as this seat's bid (the bot bids the best,
+        with a little noise); :mod:`.belief` reads them as an opponent's likelihoods."""
         seat = view["seat"]
+        gems = [p["gems"] for p in view["seats"]]
         lead = gems[seat] - max(g for i, g in enumerate(gems) if i != seat)
         power = self._my_power(view)
-        sv = self.cards.servants.get(me["servant"] or "")
-        typical = self._typical_total(view)
-        effect_worth = self._np_effect_worth(view, sv)
+        sv = self.cards.servants.get(view["me"]["servant"] or "")
+        rivals = self._rivals(view)
+        target = self._victory_target(view)
+        effect = self._np_effect_worth(view, sv)
         land_gems = {self.cards.lands[l["id"]].colour: l["gems"] for l in view["lands"]}
-        max_gems = max(land_gems.values()) or 1
+        total_gems = sum(land_gems.values()) or 1
+        colours = len(land_gems) or 1
+        sorties = self.cards.sortie_values
+        nps = self.cards.np_values
+        p_np = len(nps) / (len(nps) + len(sorties))
         scores: dict[str, float] = {}
-        for card in d.options:
+        for card in options:
             a = parse_action(card)
             if a is None:
                 scores[card] = self._event_score(view, card, lead)
                 continue
             g = land_gems.get(a.colour, 0)
-            # chance that someone else bids on this land: more gems, more rivals
-            q = min(0.85, (0.15 + 0.55 * g / max_gems) * (n - 1) / 3)
+            # a rival bids on this land: a card of its colour, drawn toward the gems
+            pi = (1 - GEM_PULL) / colours + GEM_PULL * g / total_gems
             total = power + a.value
+            alone = clear = beaten = 1.0
+            for _, rp in rivals:
+                # P(rival's sortie total < mine), ties half; P(rival's 宝具 total < mine)
+                s_lt = sum((rp + v < total) + 0.5 * (rp + v == total) for v in sorties) \
+                    / len(sorties)
+                n_lt = sum((rp + v < total) + 0.5 * (rp + v == total) for v in nps) / len(nps)
+                alone *= 1 - pi
+                clear *= 1 - pi + pi * (1 - p_np) * s_lt
+                beaten *= 1 - pi + pi * ((1 - p_np) + p_np * n_lt)
+            if gems[seat] + g >= target:
+                g += REACH            # these gems would meet my victory condition
             if a.kind == "sortie":
-                p_win = _sigmoid((total - typical) / 1.2) * 0.75
-                ev = g * ((1 - q) + q * p_win)
+                ev = g * clear
+            elif sv is not None and sv.np_as_sortie_vs_np:
+                no_np = 1.0
+                for _ in rivals:
+                    no_np *= 1 - pi * p_np
+                ev = (no_np - alone) * (g + 0.5)   # つばめ返し beats 出撃 only
             else:
-                if sv is not None and sv.np_as_sortie_vs_np:
-                    p_win = 0.7  # beats 出撃 with つばめ返し, loses to any 宝具
-                    effect = 0.5
-                else:
-                    p_win = 0.6 + 0.4 * _sigmoid((total - typical) / 1.2)
-                    effect = effect_worth
-                ev = q * (g * p_win + effect)
-            ev -= 0.12 * a.value          # keep strong cards for later
-            scores[card] = ev + self.rng.random() * 0.05
-        return max(scores, key=lambda c: scores[c])
+                ev = (beaten - alone) * (g + effect)
+            ev -= KEEP * a.value          # keep strong cards for later
+            scores[card] = ev
+        return scores
 
-    def _typical_total(self, view) -> float:
-        """What an opponent's total is guessed to be (identities are hidden)."""
-        return TYPICAL_TOTAL
+    def _victory_target(self, view) -> float:
+        """The gems that win me the game at the end of a round (final edition; イリヤ's
+        聖杯の器: 10); infinite when no gem count wins."""
+        if view["edition"] != "final" or view["mode"] == "big_battle":
+            return math.inf
+        m = self.cards.masters.get(view["me"]["master"] or "")
+        return int(m.params.get("victory", 12)) if m and m.ability == "vessel" else 12
 
     def _np_effect_worth(self, view, sv) -> float:
-        """What resolving my 宝具 is worth beyond the gems."""
-        return 0.0 if sv is None or sv.effect.empty else 1.0
+        """What resolving my 宝具 is worth beyond the gems: nothing against a visible
+        アヴェンジャー (it takes mine down with it), nor when every rival is visibly safe from
+        it (ゴッドハンド against a plain destruction); a face-down rival may suffer it."""
+        if sv is None or sv.effect.empty:
+            return 0.0
+        eff = sv.effect
+        hurt = bool(eff.pool_gems)
+        for p in view["seats"]:
+            if p["seat"] == view["seat"]:
+                continue
+            rsv = self.cards.servants.get(p["servant"] or "")
+            if rsv is None:
+                hurt = True
+                continue
+            if eff.destroy and rsv.retaliate:
+                return 0.0
+            if not (eff.destroy == ("servant",) and rsv.indestructible and not eff.sure_hit):
+                hurt = True
+        return EFFECT if hurt else 0.0
 
     def _event_score(self, view, card: str, lead: int) -> float:
         ev = self.cards.events.get(card)
@@ -187,7 +255,7 @@ class HeuristicBot:
         for p, b in rivals:
             sv = self.cards.servants.get(p["servant"] or "")
             best = max(best, (sv.power if sv else 2) + (2 if p["dark"] else 0) + b.value)
-        need = best + 1 - mine if a.kind == "sortie" else best + 1 - mine
+        need = best + 1 - mine
         if need <= 0:
             return "pass"
         usable = sorted((c for c in d.options if c != "pass" and card_value(c) >= need),

@@ -1,0 +1,76 @@
+"""What the hard bot learns from the others' bids: a weight for each sampled world.
+
+The bot sees only its views, one per decision it is asked. It keeps its own history: at
+each sealed bid it records its view (public table, hand sizes, the action discard). At the
+next bid the discard has grown by what was played in between; the round's bids are
+discarded last, one per seat that held cards, in seat order — the bot checks that its own
+bid stands where it should, and otherwise reads nothing from that round. So it knows, for
+the last round, which card each other seat bid and the table it bid on.
+
+A sampled world gives every other seat a hand (and master and servant). The seat's hand at
+that bid is taken as its hand in the world plus the card it bid; the **likelihood** of the
+bid is how the opponent policy (the heuristic bot) would have rated that card among that
+hand on that table: a softmax of its bid scores (temperature ``TEMPERATURE``), mixed with a
+uniform floor (``FLOOR``) so that no world is ruled out by a player who bids otherwise. A
+world's weight is the product over the seats observed. The bid search averages each option
+over the worlds with these weights — importance sampling: a particle belief whose particles
+are the sampled worlds.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from fuyuki.sbb.agents.heuristic import HeuristicBot
+
+TEMPERATURE = 0.2   # in the heuristic's score units (about gems)
+FLOOR = 0.05        # the share of a bid explained as "any card of the hand"
+
+
+class BidHistory:
+    """The bot's record of the others' last bids, read from its own views."""
+
+    def __init__(self) -> None:
+        self._last: dict[str, Any] | None = None   # the view at my previous bid
+        self._my_bid: Any = None
+        #: the last round's observed bids: seat -> card, and the table they were bid on
+        self.bids: dict[int, str] = {}
+        self.table: dict[str, Any] | None = None
+
+    def observe(self, view: dict[str, Any]) -> None:
+        """Call at each of my bid decisions, before bidding (then :meth:`bid`)."""
+        last = self._last
+        self.bids, self.table = {}, None
+        if last is not None and view["round"] == last["round"] + 1:
+            before = last["discards"]["action"]
+            now = view["discards"]["action"]
+            bidders = [p["seat"] for p in last["seats"] if p["hand_size"] > 0]
+            if now[:len(before)] == before and len(now) - len(before) >= len(bidders):
+                cards = now[len(now) - len(bidders):]
+                got = dict(zip(bidders, cards))
+                if got.get(last["seat"]) == self._my_bid:
+                    got.pop(last["seat"])
+                    self.bids, self.table = got, last
+        self._last = view
+        self._my_bid = None
+
+    def bid(self, card: Any) -> None:
+        """Record my own bid of the round just observed."""
+        self._my_bid = card
+
+
+def bid_likelihood(policy: HeuristicBot, table: dict[str, Any], seat: int,
+                   seen: dict[str, Any], card: str) -> float:
+    """How likely ``seat`` was to bid ``card`` on ``table`` (a view of that bid), its hand
+    then being ``seen["hand"]`` plus ``card``, its master and servant those of ``seen`` (a
+    world's view of that seat)."""
+    hand = sorted(set(seen["hand"]) | {card})
+    view = dict(table)
+    view["seat"] = seat
+    view["me"] = {"hand": hand, "master": seen["master"], "servant": seen["servant"],
+                  "dark": seen["dark"]}
+    scores = policy.bid_scores(view, hand)
+    top = max(scores.values())
+    ex = {c: math.exp((v - top) / TEMPERATURE) for c, v in scores.items()}
+    return (1 - FLOOR) * ex[card] / sum(ex.values()) + FLOOR / len(hand)

@@ -1,0 +1,110 @@
+"""The hard bot's sealed bid: every option scored on the same sampled worlds.
+
+A sealed bid is simultaneous: nobody sees another's card before the reveal. The search
+that the hard bot runs elsewhere (one tree, decoupled statistics per seat) lets an opponent
+learn one "best on average" card over all sampled worlds, whatever hand each world dealt it
+(strategy fusion). Here instead, for a bid:
+
+1. draw a world from the sampler (the others' hands, masters, servants and the decks among
+   what the view allows);
+2. in that world every other seat answers **from its own hand in that world** by the
+   opponent policy (the heuristic bot's judgement, read from that seat's view of the world,
+   with a little noise): nothing is shared across worlds;
+3. every option of the bot is played in a copy of that same world against the same answers
+   with the same random numbers (common random numbers), to the end of the round, and
+   scored by the bot's evaluation;
+4. the answer is the option with the best mean over the worlds — a paired comparison, so
+   the choice is not decided by noise between worlds. With a :class:`.belief.BidHistory`
+   each world counts with its weight: the likelihood, under the same opponent policy, of
+   the bids the others were seen to make last round (:mod:`.belief`).
+
+The budget counts (world, option) playouts: ``iterations`` of them, or as many as fit in
+``seconds``. Deterministic for an iteration budget and a seed.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from fuyuki.sbb.agents.belief import BidHistory, bid_likelihood
+from fuyuki.sbb.agents.heuristic import HeuristicBot
+from fuyuki.sbb.sampling import Sampler
+
+
+class BidSearch:
+    """Scores a bid's options on common worlds. ``respond(g, seat, decision, rng)`` answers
+    the decisions after the bids; ``evaluate(g)`` gives every seat's value of a world at the
+    end of the round (``horizon`` rounds later). ``noise``: the share of the other seats'
+    bids drawn uniformly instead of by the opponent policy."""
+
+    def __init__(self, opponent: HeuristicBot, respond: Callable, evaluate: Callable,
+                 noise: float = 0.1, horizon: int = 0) -> None:
+        self.opponent = opponent
+        self.respond = respond
+        self.evaluate = evaluate
+        self.noise = noise
+        self.horizon = horizon
+
+    def run(self, sampler: Sampler, me: int, options: tuple, rng: random.Random,
+            more: Callable[[int], bool], history: BidHistory | None = None
+            ) -> tuple[Any, dict[Any, float], int, float]:
+        """Worlds while ``more(playouts so far)``; returns the chosen option, the weighted
+        mean value of each option, the number of worlds and their effective number
+        (``(Σw)² / Σw²``: how many equally weighted worlds they are worth)."""
+        totals = dict.fromkeys(options, 0.0)
+        worlds = 0
+        done = 0
+        wsum = wsq = 0.0
+        while more(done) or worlds == 0:
+            world = sampler.sample(rng)
+            answers, w = self._answers(world, me, rng, history)
+            playout_seed = rng.getrandbits(32)
+            for o in options:
+                g = world.clone()
+                for seat in sorted(answers):
+                    g.submit(seat, o if seat == me else answers[seat])
+                totals[o] += w * self._finish(g, me, random.Random(playout_seed))
+            worlds += 1
+            wsum += w
+            wsq += w * w
+            done += len(options)
+        means = {o: totals[o] / wsum for o in options}
+        best = max(options, key=lambda o: (means[o], -options.index(o)))
+        return best, means, worlds, wsum * wsum / wsq
+
+    def _answers(self, world, me: int, rng: random.Random,
+                 history: BidHistory | None) -> tuple[dict[int, Any], float]:
+        """Every seat's bid in ``world`` (``me``: a placeholder; the others decide from
+        their own hand in this world) and the world's weight: the likelihood of the bids
+        ``history`` saw, given this world's hands."""
+        answers: dict[int, Any] = {}
+        weight = 1.0
+        self.opponent.rng = rng
+        seen = history.bids if history is not None else {}
+        for seat, d in world.pending().items():
+            opts = d.options
+            view = world.view(seat) if seat in seen or len(opts) > 1 else None
+            if seat in seen and seat != me:
+                weight *= bid_likelihood(self.opponent, history.table, seat, view["me"],
+                                         seen[seat])
+            if seat == me:
+                answers[seat] = None
+            elif len(opts) == 1:
+                answers[seat] = opts[0]
+            elif rng.random() < self.noise:
+                answers[seat] = rng.choice(opts)
+            else:
+                answers[seat] = self.opponent.choose(view, d)
+        return answers, weight
+
+    def _finish(self, g, me: int, rng: random.Random) -> float:
+        """Play ``g`` to the end of its round (and ``horizon`` more); ``me``'s value."""
+        stop = g.s.round + self.horizon
+        while not g.over and g.s.round <= stop:
+            answers = [(seat, d.options[0] if len(d.options) == 1
+                        else self.respond(g, seat, d, rng)) for seat, d in g.pending().items()]
+            for seat, choice in answers:
+                g.submit(seat, choice)
+        return self.evaluate(g)[me]
