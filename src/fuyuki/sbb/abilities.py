@@ -353,7 +353,7 @@ class InfiniteBlades(Ability):
         vs = r.shirou_blades_vs
         if any(q != seat and (s.servant[q] in vs or s.master[q] in vs) for q in parts):
             sv = r.cards.servants[r.blades_as]
-            g.emit("infinite_blades", seat=seat, servant=sv.id)
+            g.emit("infinite_blades", seat=seat)   # the mode's servant, never named: someone may hold it face down
             return sv
         return None
 
