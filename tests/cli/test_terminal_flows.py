@@ -88,7 +88,8 @@ def test_bad_input_gets_one_short_line_in_the_games_language_and_is_not_echoed()
 def test_a_full_width_number_or_a_name_in_any_case_is_accepted() -> None:
     r = play(["--seed", "3", "--lang", "en"], "２\nSABER\n")
     assert "Enter a number" not in r.output
-    assert "P0 (you) kept 遠坂凛" in r.output and "P0 (you) kept セイバー" in r.output
+    second = re.search(r"^  2\. (\S+)", r.output, re.M).group(1)   # the pack's second card
+    assert re.findall(r"P0 \(you\) kept (\S+)", r.output) == [second, "セイバー"]
 
 
 def test_end_of_input_and_interruption_are_said_in_the_games_language() -> None:
@@ -146,14 +147,25 @@ def test_english_screens_use_english_grammar_and_separators() -> None:
 
 
 def test_the_end_says_why_ranks_everyone_and_never_contradicts_itself() -> None:
-    win = play(["--bots-only", "--seed", "5"], "")
-    assert "P3が勝利条件を達成（GEM17個）。" in win.output and "勝者：P3" in win.output
+    # which seeds end in a win or a draw depends on the bots: find one of each
+    win = draw = None
+    for seed in range(1, 80):
+        r = play(["--bots-only", "--seed", str(seed), "--lang", "en"], "")
+        if win is None and "Winner:" in r.output:
+            win = play(["--bots-only", "--seed", str(seed)], "")
+        if draw is None and "A draw between" in r.output:
+            draw = r
+        if win and draw:
+            break
+    assert win and draw
+    m = re.search(r"(P\d)が勝利条件を達成（GEM(\d+)個）。", win.output)
+    assert m and int(m.group(2)) >= 12 and f"勝者：{m.group(1)}" in win.output
     assert "順位" in win.output and "引き分け" not in win.output
-    draw = play(["--bots-only", "--seed", "18", "--lang", "en"], "")
-    assert "P0, P3 met the victory condition (12 gems)." in draw.output
-    assert "A draw between P0, P3" in draw.output and "Winner" not in draw.output
+    m = re.search(r"(P\d(?:, P\d)+) met the victory condition \((\d+) gems\)\.", draw.output)
+    assert m and f"A draw between {m.group(1)}" in draw.output and "Winner" not in draw.output
+    tied = m.group(1).split(", ")
     ranks = re.findall(r"│ (\d) +│ (P\d) ", draw.output)
-    assert [p for _, p in ranks] == ["P0", "P3", "P1", "P2"] and ranks[1][0] == "1"
+    assert [p for _, p in ranks][:len(tied)] == tied and {r for r, _ in ranks[:len(tied)]} == {"1"}
 
 
 def test_tutorial_explains_each_decision_and_battle_case_once() -> None:

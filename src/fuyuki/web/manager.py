@@ -38,7 +38,8 @@ def seat_rows(cfg: dict[str, Any], name: str | None
     kinds = game.seat_kinds(cfg)
     host_seat = game.host_seat(cfg)
     if name is not None and kinds[host_seat] != "human":
-        raise IllegalAction("bad_config", "bots: no seat is left for the host", field="bots")
+        raise IllegalAction("bad_config", "bots: a table needs at least one person (no seat is "
+                            "left for the host)", field="bots")
     seats = [SeatRow(i, k, level=cfg["bot_level"] if k == "bot" else "") for i, k in enumerate(kinds)]
     token = None
     if name is not None:
