@@ -115,7 +115,10 @@ class Game:
             start_hand = self._apply_setup(setup, start_hand)
         self.phase = "start"
         for camp in self.camps:
-            if setup is None or "hand" not in setup.get("camps", {}).get(str(camp.seat), {}):
+            if setup is None:
+                self._draw(camp.seat, start_hand)
+                self._plot_from_deck(camp, min(camp.ch, self.seat_bonus("plotted", camp.seat)))
+            elif "hand" not in setup.get("camps", {}).get(str(camp.seat), {}):
                 self._draw(camp.seat, start_hand)
         self._gen = self._run()
         self._current: tuple[int, Decision] | None = None
@@ -265,6 +268,14 @@ class Game:
         if got:
             self.emit("drew", to=(seat,), seat=seat, types=[self.card_type(k) for k in got])
         return len(got)
+
+    def _plot_from_deck(self, camp: Camp, n: int) -> None:
+        """[R-7] ``n`` cards from the top of the deck go face down as ``camp``'s plotted cards."""
+        for _ in range(min(n, len(self.deck))):
+            kid = self.deck.pop()
+            camp.plotted.append(kid)
+            self.emit("plot", seat=camp.seat, count=len(camp.plotted))
+            self.emit("plotted", to=(camp.seat,), seat=camp.seat, type=self.card_type(kid))
 
     def _discard(self, seat: int, kid: str, why: str) -> None:
         camp = self.camps[seat]
@@ -448,19 +459,38 @@ class Game:
             self.turn_seat = int(setup["turn"])
         return int(setup.get("start_hand", start_hand))
 
+    def seat_bonus(self, kind: str, seat: int) -> int:
+        """What ``seat`` gets at the start on top of the rest [R-7] (scenarios state their own
+        hands and 令呪, so a game set up by a scenario gets none)."""
+        values = self.pack.rules["seat_bonus"][kind]
+        return values[seat] if seat < len(values) else 0
+
     # ------------------------------------------------------------------ the game
+    def round_order(self, round_: int) -> list[int]:
+        """The seats in the order they play round ``round_`` [R-7]: ``fixed``: seat 0 first
+        every round; ``rotate``: the first seat moves one seat on each round; ``snake``: the
+        order reverses every round (…, the last seat of a round plays first in the next)."""
+        how = self.pack.rules["turn_order"]
+        seats = list(range(self.n))
+        if how == "rotate":
+            k = (round_ - 1) % self.n
+            return seats[k:] + seats[:k]
+        if how == "snake" and round_ % 2 == 0:
+            return seats[::-1]
+        return seats
+
     def _run(self) -> Flow:
         from fuyuki.board import phases
 
         first = self.turn_seat
+        order = [(first + i) % self.n for i in range(self.n)]
         try:
             while True:
-                for i in range(self.n):
-                    seat = (first + i) % self.n
+                for seat in order:
                     if self.camps[seat].out:
                         continue
                     yield from phases.turn(self, seat)
-                first = 0
+                order = self.round_order(self.round + 1)
                 if self.round >= self.pack.rules["max_rounds"]:
                     self.result = {"winner": None, "camp": None, "reason": "round_limit",
                                    "rounds": self.round}
