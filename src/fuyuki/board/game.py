@@ -84,6 +84,7 @@ class Game:
         check_camp_ids(self.pack, camp_ids, "config.camps")
         self.n = players
         self.events: list[Event] = []
+        self._seen: dict[int | None, tuple[int, list[Event]]] = {}
         self.submissions: list[tuple[int, Any]] = []
         self.round = 1
         self.turn_seat = 0
@@ -181,7 +182,7 @@ class Game:
             camp = self.camps[seat]
             out["hand"] = [{"id": k, "card": self.card_type(k)} for k in camp.hand]
             out["plotted"] = [{"id": k, "card": self.card_type(k)} for k in camp.plotted]
-        mine = visible(self.events, seat)
+        mine = self._visible(seat)
         out["event_count"] = len(mine)
         start = max(0, len(mine) - 40) if since is None else since
         out["events_from"] = start
@@ -190,6 +191,14 @@ class Game:
         if seat is not None and seat in p:
             out["decision"] = p[seat].to_json()
         return out
+
+    def _visible(self, seat: int | None) -> list[Event]:
+        """The events ``seat`` may see, filtered once each (events are only ever appended)."""
+        done, mine = self._seen.setdefault(seat, (0, []))
+        if done < len(self.events):
+            mine.extend(visible(self.events[done:], seat))
+            self._seen[seat] = (len(self.events), mine)
+        return mine
 
     # ------------------------------------------------------------------ helpers
     def card_type(self, kid: str) -> str:
