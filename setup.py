@@ -1,7 +1,9 @@
 """Optional mypyc compilation of the simulator's hot path. Everything else is in pyproject.toml.
 
-    pip install -e .                    pure Python (the default; removes a compiled build)
-    FUYUKI_COMPILE=keep pip install -e .  neither compiles nor removes (./dev, for the extras)
+    pip install -e .                    compiles nothing and removes nothing: a compiled build
+                                        already in src/ stays (import fuyuki runs it only while
+                                        it matches the sources; else pure Python)
+    FUYUKI_COMPILE=0 pip install -e .   pure Python: removes a compiled build from src/
     FUYUKI_COMPILE=1 pip install -e .   compile fuyuki._build.COMPILED with mypyc (needs a C
                                         compiler and the Python headers; ~1.5 min on 2 cores)
 
@@ -13,8 +15,8 @@ mypy is a build requirement only when compiling: setuptools' PEP 517 backend rep
 ``setup_requires`` from get_requires_for_build_wheel/editable, so pip installs mypy into the
 isolated build environment only then.
 
-Every build writes or removes src/fuyuki/_compiled.json (SHA-256 of each compiled source) and
-a pure build deletes in-place extension modules left by an earlier compiled editable install;
+A compiled build writes src/fuyuki/_compiled.json (SHA-256 of each compiled source); only
+FUYUKI_COMPILE=0 deletes it and the in-place extension modules of a compiled editable install;
 ``import fuyuki`` refuses (falls back to pure Python, with a warning) a compiled build whose
 sources have changed since — see fuyuki/_build.py.
 """
@@ -36,13 +38,13 @@ modules = build["COMPILED"]
 manifest = os.path.join(SRC, "fuyuki", build["MANIFEST"])
 sources = [build["source_path"](m, SRC) for m in modules]
 
-mode = os.environ.get("FUYUKI_COMPILE", "0").strip().lower()
+mode = os.environ.get("FUYUKI_COMPILE", "keep").strip().lower()
 if mode not in ("0", "1", "", "false", "true", "no", "yes", "keep"):
     sys.exit(f"FUYUKI_COMPILE must be 0, 1 or keep, not {mode!r}")
 compile_ = mode in ("1", "true", "yes")
-# keep (./dev, when it only changes the extras): leave an in-place compiled build as it is —
-# import fuyuki still refuses it if its sources changed
-keep = mode == "keep"
+# keep (the default: a plain pip install, and ./dev when it only changes the extras): leave an
+# in-place compiled build as it is — import fuyuki still refuses it if its sources changed
+keep = mode in ("keep", "")
 
 
 def clean_inplace() -> None:

@@ -34,10 +34,11 @@ def serve(port: int, data: str) -> None:
     import uvicorn
 
     from fuyuki.web.app import create_app
-    from fuyuki.web.tables import Settings
+    from fuyuki.web.settings import Settings
 
     settings = Settings(bot_delay=0.0, http_rate=1e6, http_burst=1e6, msg_rate=1e6, msg_burst=1e6,
-                        disconnect_grace=60.0)
+                        disconnect_grace=60.0, tables_per_address=10**6,
+                        sockets_per_address=10**6)   # every simulated player is on loopback
     uvicorn.run(create_app(data, settings=settings), host="127.0.0.1", port=port,
                 log_level="warning", ws_max_size=16384)
 
@@ -114,11 +115,11 @@ async def table_loop(base: str, seats: int, stats: Stats, deadline: float, seed:
     while time.monotonic() < deadline:
         try:
             made = await loop.run_in_executor(None, post, base + "/api/tables",
-                                              {"players": SEATS, "bots": SEATS - seats, "name": "p0"})
+                                              {"players": SEATS, "bots": SEATS - seats, "name": "player0"})
             tokens = [made["token"]]
             for i in range(1, seats):
                 j = await loop.run_in_executor(None, post, base + f"/api/tables/{made['code']}/join",
-                                               {"name": f"p{i}"})
+                                               {"name": f"player{i}"})
                 tokens.append(j["token"])
         except Exception as exc:  # noqa: BLE001
             stats.error(f"http:{type(exc).__name__}")

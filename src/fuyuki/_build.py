@@ -1,7 +1,8 @@
 """Optional mypyc build: which modules are compiled, and whether this process runs them.
 
 ``FUYUKI_COMPILE=1 pip install [-e] .`` compiles :data:`COMPILED` with mypyc (see setup.py);
-``./dev`` does that by default, a plain ``pip install`` is pure Python. This module is never
+``./dev`` does that by default; a plain ``pip install`` compiles nothing and leaves a compiled
+build in place; ``FUYUKI_COMPILE=0 pip install`` removes it (pure Python). This module is never
 compiled and uses only the standard library: setup.py reads :data:`COMPILED` from it.
 
 The stale-code trap: an editable install puts the compiled ``.so`` files next to the ``.py``
@@ -43,6 +44,7 @@ COMPILED = (
     "fuyuki.core.events",
     "fuyuki.core.protocol",
     "fuyuki.core.rng",
+    "fuyuki.sbb.abilities",
     "fuyuki.sbb.cards",
     "fuyuki.sbb.rules",
     "fuyuki.sbb.state",
@@ -125,7 +127,8 @@ def check() -> None:
             "fuyuki: the compiled build is stale (" + ", ".join(stale) + " changed or added since it "
             "was built); running ALL compiled modules as pure Python. Rebuild with "
             "any ./dev command (or FUYUKI_COMPILE=1 pip install -e .), or install pure Python "
-            "with pip install -e . to silence this.", RuntimeWarning, stacklevel=3)
+            "with FUYUKI_COMPILE=0 pip install -e . to silence this.", RuntimeWarning,
+            stacklevel=3)
     else:
         _state.update(mode="compiled", reason="mypyc build matches the sources")
         return

@@ -69,7 +69,7 @@ def test_observations_ignore_other_seats_hidden_cards(players):
     osgame = pyspiel.load_game(sbb_os.SEQ_NAME, {"players": players})
     rng = random.Random(players)
     checked = changed = 0
-    for g, seat in positions(players, 4):
+    for g, _seat in positions(players, 4):
         for p in range(players):
             w = scramble(g, p, rng)
             changed += w.s.hand != g.s.hand or w.s.adeck != g.s.adeck

@@ -75,7 +75,7 @@ def test_interactive_play_reads_choices() -> None:
     r = runner.invoke(app, ["board", "play", "--seed", "1", "--players", "2", "--lang", "en"],
                       input="1\n" * 3000)
     assert r.exit_code == 0, r.output[-2000:]
-    assert "Enter a number" in r.output
+    assert "Number or name (? for help)" in r.output
     assert "Hand" in r.output
 
 
@@ -109,4 +109,5 @@ def test_simulate_prints_camp_and_seat_shares_with_intervals() -> None:
 def test_simulate_players_outside_2_to_5_is_a_one_line_error(players: str) -> None:
     r = runner.invoke(app, ["board", "simulate", "--games", "2", "--players", players])
     assert r.exit_code == 2
-    assert r.output.strip().splitlines() == [f"error: simulate: players: must be 2 to 5, not {players}"]
+    assert r.output.strip().splitlines() == [
+        "エラー：--players：players：must be 2 to 5 (the pack has 5 camps)"]

@@ -101,3 +101,31 @@ def test_compiled_and_pure_python_play_the_same_games():
         cwd=root, env=env, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == games_digest()
+
+
+def _setup(tmp: Path, **env: str) -> None:
+    """Run the project's setup.py (metadata only: nothing is built) in a copy at ``tmp``."""
+    e = {k: v for k, v in os.environ.items() if k != "FUYUKI_COMPILE"}
+    e.update(env)
+    subprocess.run([sys.executable, "setup.py", "--name"], cwd=tmp, env=e, check=True,
+                   capture_output=True, text=True, timeout=120)
+
+
+def test_plain_install_keeps_a_compiled_build_only_compile_0_removes_it(tmp_path):
+    root = SRC.parent.parent
+    shutil.copy(root / "setup.py", tmp_path)
+    shutil.copy(root / "pyproject.toml", tmp_path)
+    (tmp_path / "src" / "fuyuki" / "sbb").mkdir(parents=True)
+    shutil.copy(SRC / "_build.py", tmp_path / "src" / "fuyuki")
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    built = [tmp_path / "src" / "fuyuki" / "_compiled.json",
+             tmp_path / "src" / "fuyuki" / "sbb" / f"game{suffix}",
+             tmp_path / "src" / f"fuyuki__mypyc{suffix}"]
+    for f in built:
+        f.write_text("built")
+    _setup(tmp_path)                       # a plain `pip install -e .`
+    assert all(f.exists() for f in built)
+    _setup(tmp_path, FUYUKI_COMPILE="keep")
+    assert all(f.exists() for f in built)
+    _setup(tmp_path, FUYUKI_COMPILE="0")   # asked for pure Python
+    assert not any(f.exists() for f in built)

@@ -25,7 +25,7 @@ def test_battle_from_two_sheet_files_in_both_languages(tmp_path):
              "--log", str(tmp_path / "b.log"))
     assert en.exit_code == 0 and "[Result]" in en.output and "side B has initiative" in en.output
     ok = run("verify", str(tmp_path / "b.log"), "--lang", "en")
-    assert ok.exit_code == 0 and "verified: 1 commitments" in ok.output
+    assert ok.exit_code == 0 and "verified: 1 commitment," in ok.output
 
 
 def test_battle_by_roster_ids_with_a_person_choosing_for_side_a():
@@ -58,10 +58,10 @@ def test_auto_war_log_verifies_and_a_tampered_roll_is_named(tmp_path):
     assert sum(1 for x in text if x.startswith("#DICE COMMIT")) == 2
     ok = run("verify", str(log))
     assert ok.exit_code == 0 and "検証OK：2件の公約" in ok.output
-    i = next(n for n, x in enumerate(text) if x.startswith("#DICE ROLL t2/"))
-    label, die, value = text[i].split()[2:5]
+    i = next(n for n, x in enumerate(text) if x.startswith("#DICE ROLL ") and x.split()[3].startswith("t2/"))
+    n, label, die, value = text[i].split()[2:6]
     faces = int(die[2:])
-    text[i] = f"#DICE ROLL {label} {die} {int(value) % faces + 1}"
+    text[i] = f"#DICE ROLL {n} {label} {die} {int(value) % faces + 1}"
     (tmp_path / "t.log").write_text("\n".join(text), "utf-8")
     bad = run("verify", str(tmp_path / "t.log"), "--lang", "en")
     assert bad.exit_code == 1
@@ -72,7 +72,7 @@ def test_auto_war_log_verifies_and_a_tampered_roll_is_named(tmp_path):
 def test_the_public_log_carries_no_private_event(tmp_path):
     # the GM console shows what 情報収集 and 礼装作成 yield; the publishable log does not
     log = tmp_path / "x.log"
-    gm = run("new", "--auto", "--seed", "9", "--turns", "2", "--log", str(log)).output
+    gm = run("new", "--auto", "--seed", "4", "--turns", "2", "--log", str(log)).output
     text = log.read_text("utf-8")
     for private in ("の情報を入手", "を作成（所持", "：情報収集 →", "：礼装作成（", "＋【魔】"):
         assert private in gm and private not in text
@@ -98,7 +98,7 @@ def test_bad_save_and_roster_files_exit_2(tmp_path):
     p = tmp_path / "s.json"
     p.write_text('{"game": "sbb", "seed": 1, "submissions": []}', "utf-8")
     res = run("new", "--resume", str(p))
-    assert res.exit_code == 2 and "not a Grail War RPG save" in res.output
+    assert res.exit_code == 2 and "サーヴァント大戦の棋譜です" in res.output and "fuyuki replay" in res.output
     r = tmp_path / "r.toml"
     r.write_text("[[pair]]\nid = 3\n", "utf-8")
     res = run("new", "--roster", str(r), "--auto")

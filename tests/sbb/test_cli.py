@@ -35,7 +35,7 @@ def test_replay_prints_the_same_game(tmp_path):
 
 def test_replay_bad_file_exits_2(tmp_path):
     (tmp_path / "bad.json").write_text("{")
-    r = runner.invoke(app, ["replay", str(tmp_path / "bad.json")])
+    r = runner.invoke(app, ["replay", str(tmp_path / "bad.json"), "--lang", "en"])
     assert r.exit_code == 2 and "not valid JSON" in r.output
 
 
@@ -43,8 +43,9 @@ def test_human_plays_with_bad_input_reprompted():
     """A human at seat 0 answers every prompt with option 1 after one bad answer."""
     answers = "zzz\n" + "1\n" * 400
     r = runner.invoke(app, ["play", "--seed", "8", "--bots", "random", "--lang", "en"], input=answers)
-    assert "Not accepted" in r.output
-    assert "Choose:" in r.output and "Your cards" in r.output
+    assert "Enter a number from 1 to 5 or a name (? for help)" in r.output
+    assert "zzz" not in r.output.replace("answers", "")
+    assert "Choose a master (draft)" in r.output and "You: " in r.output
     assert r.exit_code in (0, 1)   # 1: input ran out before the end
 
 
@@ -55,7 +56,7 @@ def test_judge_text_and_json():
     r = runner.invoke(app, ["judge", str(path), "--json"])
     data = json.loads(r.output)
     assert set(data) == {"lands", "pool", "next_parent", "seats", "game_over", "winners", "log"}
-    assert set(data["seats"][0]) == {"gems", "master", "servant", "master_lost", "servant_lost",
+    assert set(data["seats"][0]) == {"gems", "master", "servant", "master_lost", "servant_lost", "dark",
                                      "revealed", "hand_size"}
     assert data["seats"][0]["gems"] == 5
 
@@ -68,6 +69,8 @@ def test_judge_invalid_scenario_exits_2_naming_the_key():
 
 def test_judge_missing_file_exits_2(tmp_path):
     r = runner.invoke(app, ["judge", str(tmp_path / "none.toml")])
+    assert r.exit_code == 2 and "ファイルがありません" in r.output      # ja by default
+    r = runner.invoke(app, ["judge", str(tmp_path / "none.toml"), "--lang", "en"])
     assert r.exit_code == 2 and "no such file" in r.output
 
 
@@ -98,5 +101,17 @@ def test_ctrl_c_saves_and_exits_130(tmp_path, monkeypatch):
         raise KeyboardInterrupt
     monkeypatch.setattr(sbb_commands.Terminal, "choose", interrupt)
     r = runner.invoke(app, ["play", "--seed", "3", "--save", str(tmp_path / "g.json")])
-    assert r.exit_code == 130 and "interrupted" in r.output
+    assert r.exit_code == 130 and "（中断しました）" in r.output
     assert json.loads((tmp_path / "g.json").read_text())["seed"] == 3
+
+
+def test_hard_bots_with_an_iteration_budget_replay_the_same_game():
+    """--bots hard with the same --seed and --bot-iterations plays the same game every run
+    (the default time budget depends on the machine)."""
+    args = ["play", "--bots", "hard", "--bots-only", "--seed", "3", "--players", "3",
+            "--bot-iterations", "8", "--lang", "en"]
+    first, second = runner.invoke(app, args), runner.invoke(app, args)
+    assert first.exit_code == 0, first.output
+    assert "Winner" in first.output and first.output == second.output
+    bad = runner.invoke(app, args[:-4] + ["--bot-iterations", "0", "--lang", "en"])
+    assert bad.exit_code == 2 and "--bot-iterations" in bad.output

@@ -100,7 +100,7 @@ def _draw_sakura_as_new_master(rules):
         if "sakura" in g.s.mdeck:
             g.s.mdeck.remove("sakura")
             g.s.mdeck.append("sakura")  # on top of the master deck
-            _replace_master(g, 0, None)
+            _replace_master(g, 0, g.s.master[0], None)
             assert g.s.master[0] == "sakura"
             return g
     raise AssertionError("桜 never in the master deck")

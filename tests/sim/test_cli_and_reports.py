@@ -77,3 +77,13 @@ def test_every_counted_event_has_a_label():
         assert f"sim.event.{k}" in i18n.keys("en")
     for k in BATTLE_KINDS:
         assert f"sim.kind.{k}" in i18n.keys("ja")
+
+
+def test_simulate_hard_bots_with_an_iteration_budget_is_reproducible():
+    args = ["simulate", "-n", "2", "-p", "3", "--bots", "hard", "--bot-iterations", "5",
+            "--workers", "1", "--json", "--no-progress", "--gap-games", "0"]
+    a, b = CliRunner().invoke(app, args), CliRunner().invoke(app, args)
+    assert a.exit_code == 0, a.output
+    ra, rb = json.loads(a.stdout), json.loads(b.stdout)
+    assert ra["config"]["bot_iterations"] == 5
+    assert ra == rb

@@ -11,7 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from fuyuki.web.app import create_app
-from fuyuki.web.tables import Settings
+from fuyuki.web.settings import Settings
 from tests.web.helpers import close_all
 
 
@@ -48,13 +48,17 @@ def free_port() -> int:
 class LiveServer:
     """uvicorn in a thread on 127.0.0.1 and a free port."""
 
-    def __init__(self, app) -> None:
+    def __init__(self, app, config=None) -> None:
         import uvicorn
+
+        from fuyuki.cli.web_commands import server_config
 
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port,
-                                                    log_level="warning", ws_max_size=16384))
+        if config is None:
+            config = server_config(app, "127.0.0.1", self.port)
+        config.port = self.port
+        self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
     def __enter__(self) -> "LiveServer":
@@ -75,3 +79,24 @@ class LiveServer:
 def live_server():
     """``with live_server(app) as server: server.url``"""
     return LiveServer
+
+
+@pytest.fixture(scope="session")
+def postgres_server():
+    """A PostgreSQL server of the test run (started once), or a skip with the reason."""
+    from tests.web.postgres import PostgresServer
+
+    server = PostgresServer()
+    reason = server.start()
+    if reason is not None:
+        pytest.skip(reason)
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def postgres_url(postgres_server) -> str:
+    """The URL of a new, empty PostgreSQL database."""
+    return postgres_server.database()

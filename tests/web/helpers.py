@@ -59,9 +59,14 @@ class Client:
 
     @property
     def decision(self) -> dict[str, Any] | None:
-        if not self.last or "view" not in self.last or self.last["view"].get("me") is None:
+        """The seat's open decision (Servant Big Battle: ``view.me.decision``; the board:
+        ``view.decision``)."""
+        if not self.last or "view" not in self.last:
             return None
-        return self.last["view"]["me"]["decision"]
+        view = self.last["view"]
+        if "me" in view:
+            return view["me"]["decision"] if view["me"] is not None else None
+        return view.get("decision")
 
     def close(self) -> None:
         if self in OPEN:
@@ -97,7 +102,7 @@ def drive(seats: dict[int, Client], clients: list[Client], rng: random.Random,
         any_state = clients[0].last
         if any_state["view"]["over"] or (until is not None and until(any_state)):
             return moves
-        for seat, c in sorted(seats.items()):
+        for _seat, c in sorted(seats.items()):
             d = c.decision
             if d:
                 c.send({"type": "move", "choice": rng.choice(d["options"]), "turn": c.last["turn"]})
@@ -121,3 +126,11 @@ def join(http, code: str, name: str) -> dict[str, Any]:
     r = http.post(f"/api/tables/{code}/join", json={"name": name})
     assert r.status_code == 200, r.text
     return r.json()
+
+
+def three_humans(http, **config) -> tuple[str, dict[int, str]]:
+    """A 3-seat table of three people (the host "a", then "b" and "c"): its code and tokens."""
+    made = create(http, players=3, bots=0, name="a", **config)
+    code = made["code"]
+    tokens = {0: made["token"], 1: join(http, code, "b")["token"], 2: join(http, code, "c")["token"]}
+    return code, tokens

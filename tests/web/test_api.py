@@ -8,7 +8,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from fuyuki.web import security
-from fuyuki.web.tables import check_config
+from fuyuki.web.manager import check_config
 from fuyuki.core.errors import IllegalAction
 from tests.web.helpers import connect_all, create, drive, join
 

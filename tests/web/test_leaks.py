@@ -1,5 +1,6 @@
 """Nothing of another seat's secrets in any message: whole games are played through the
-server, and every message each seat and each spectator received is searched.
+server (with chat lines and stamps), and every message each seat and each spectator received
+is searched, and so is every frame of the after-game replay.
 
 A seat's secrets at a moment: its hand, its face-down master and servant, its sealed bid before
 the reveal (card ids and their ja/en names). A message to seat A leaks if it holds a secret of
@@ -19,7 +20,7 @@ from fastapi.testclient import TestClient
 
 from fuyuki.sbb import new_game
 from fuyuki.sbb.text import card_name
-from fuyuki.web.tables import rules_for
+from fuyuki.web.games.sbb import rules_for
 from tests.web.helpers import connect_all, drive, join
 
 
@@ -119,10 +120,21 @@ def play(http, app, players: int, bots: int, seed: int, rng: random.Random, edit
     code = table.code
     tokens = {0: host_token}
     for i in range(1, players - bots):
-        tokens[i] = join(http, code, f"p{i}")["token"]
+        tokens[i] = join(http, code, f"player{i}")["token"]
     seats, clients = connect_all(http, code, tokens, spectators=2)
+    chat(seats[0], clients, {"text": "よろしく <i>all</i>"})
+    drive(seats, clients, rng, until=lambda m: m["step"] >= 20)
+    chat(seats[max(seats)], clients, {"stamp": "thinking"})
     drive(seats, clients, rng)
+    chat(seats[0], clients, {"stamp": "gg"})
     return table, seats, clients, tokens
+
+
+def chat(seat, clients, line: dict) -> None:
+    """A chat line (part of every state message that follows, and of the replay)."""
+    seat.send({"type": "chat", **line})
+    for c in clients:
+        assert c.read()["type"] == "state"
 
 
 @pytest.mark.parametrize("players,bots,seed,edition,mode", [
@@ -149,7 +161,7 @@ def test_no_message_carries_another_seats_secret(app_factory, players, bots, see
                 for m in c.messages:
                     text = str(m)
                     assert str(record.seed) not in text and "seed" not in text
-                    for other, token in tokens.items():
+                    for token in tokens.values():
                         assert token not in text
                     assert "submissions" not in text and "token" not in text
                     if m["type"] != "state" or "view" not in m:
@@ -170,8 +182,13 @@ def test_no_message_carries_another_seats_secret(app_factory, players, bots, see
             for token in tokens.values():
                 assert token not in str(summary)
             assert "seed" not in summary
-            frame = http.get(f"/api/tables/{table.code}/replay/{len(record.submissions) // 2}").json()
-            assert not k.leaks(None, frame)
+            # the after-game replay: every frame public; the chat with it
+            steps = len(record.submissions)
+            for step in sorted(set(range(0, steps + 1, max(1, steps // 25))) | {steps}):
+                frame = http.get(f"/api/tables/{table.code}/replay/{step}").json()
+                assert frame["step"] == step and not k.leaks(None, frame) and "hands" not in frame
+                assert all(c["step"] <= step for c in frame["chat"])
+            assert [c.get("stamp") for c in frame["chat"]] == [None, "thinking", "gg"]
         finally:
             for c in clients:
                 c.close()

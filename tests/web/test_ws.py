@@ -9,15 +9,8 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from fuyuki.web import tables
-from tests.web.helpers import close_all, Client, connect_all, create, join, recv
-
-
-def three_humans(http, **config):
-    made = create(http, players=3, bots=0, name="a", **config)
-    code = made["code"]
-    tokens = {0: made["token"], 1: join(http, code, "b")["token"], 2: join(http, code, "c")["token"]}
-    return code, tokens
+from fuyuki.web import bots, table
+from tests.web.helpers import close_all, Client, connect_all, create, recv, three_humans
 
 
 def test_a_foreign_origin_is_refused_and_the_same_origin_let_in(http):
@@ -126,7 +119,7 @@ def test_the_host_starts_with_bots_in_the_open_seats_and_the_bots_play(http):
 
 def test_a_timed_out_player_is_played_by_a_bot_until_they_come_back(http, monkeypatch):
     clock = [1000.0]
-    monkeypatch.setattr(tables, "_now", lambda: clock[0])
+    monkeypatch.setattr(table, "_now", lambda: clock[0])
     code, tokens = three_humans(http, timer=30)
     seats, clients = connect_all(http, code, tokens, spectators=0)
     slow = next(s for s, c in seats.items() if c.decision)
@@ -150,7 +143,7 @@ def test_a_timed_out_player_is_played_by_a_bot_until_they_come_back(http, monkey
 
 def test_a_disconnected_player_is_played_by_a_bot_after_the_grace_period(http, monkeypatch):
     clock = [5000.0]
-    monkeypatch.setattr(tables, "_now", lambda: clock[0])
+    monkeypatch.setattr(table, "_now", lambda: clock[0])
     code, tokens = three_humans(http)
     seats, clients = connect_all(http, code, tokens, spectators=1)
     rng = random.Random(1)
@@ -205,4 +198,4 @@ def test_hard_bots_think_in_a_worker_process_and_finish_the_game(app_factory):
             assert table.slow_failures == 0            # every bot answer came from the worker
         finally:
             close_all()
-            tables.shutdown_pool()
+            bots.shutdown_pool()

@@ -347,7 +347,7 @@ def resample_world(g, seat: int, rng: random.Random):
 
 def _shuffle_hidden(g, seat: int, rng: random.Random):
     """A copy of ``g`` with every card ``seat`` cannot see shuffled among the hidden places."""
-    from fuyuki.sbb.cards import parse_action
+    from fuyuki.sbb.abilities import SUBSTITUTE
     from fuyuki.sbb.sampling import redeal_hidden
 
     w = g.clone()
@@ -357,8 +357,7 @@ def _shuffle_hidden(g, seat: int, rng: random.Random):
     others = [q for q in range(s.n) if q != seat]
     for q in others:
         if not s.m_up[q]:
-            s.dark[q] = bool(w.rules.start_dark and s.master[q]
-                             and w.rules.cards.masters[s.master[q]].ability == "darken")
+            s.dark[q] = bool(s.master[q] and w.ab(q).starts_dark(w.rules))
     # the others' open decisions for their new cards
     asking = dict(s.asking)
     for q in others:
@@ -370,13 +369,13 @@ def _shuffle_hidden(g, seat: int, rng: random.Random):
             asking[q] = Decision("luck", opts, d.info)
         elif d.kind == "bid":
             asking[q] = Decision("bid", tuple(sorted(set(s.hand[q]))), d.info)
-        elif d.kind == "jewel":
-            cards = tuple(sorted({c for c in s.hand[q] if parse_action(c)}))
-            if cards:
-                asking[q] = Decision("jewel", ("pass",) + cards, d.info)
+        elif d.kind == "jewel":   # asked by the master's battle_offer hook (宝石魔術)
+            offer = w.ab(q).battle_offer(w, q, d.info["land"])
+            if offer is not None:
+                asking[q] = offer
             else:
                 del asking[q]
-        elif d.kind == "substitute" and w.ability(q) != "substitute":
+        elif d.kind == SUBSTITUTE and w.ab(q).kind != SUBSTITUTE:
             del asking[q]
     s.asking = asking
     s.answers = {}

@@ -136,7 +136,7 @@ def load_pack(directory: str | Path | None = None) -> Pack:
         "spell_boost": rules_t.int("spell_boost", lo=0, hi=50),
         "revive_hp": rules_t.int("revive_hp", lo=1, hi=999),
         "max_rounds": rules_t.int("max_rounds", lo=1, hi=1000),
-        "default_camps": rules_t.list("default_camps"),
+        "default_camps": rules_t.list_of("default_camps", str),
         "turn_order": rules_t.str("turn_order", "fixed", choices=TURN_ORDERS),
         "seat_bonus": seat_bonus(rules_t.table("seat_bonus", {})),
         "territory_df": terr.int("df_bonus", lo=0, hi=20),
@@ -220,7 +220,8 @@ def load_pack(directory: str | Path | None = None) -> Pack:
             if aid not in abilities:
                 raise c.fail(f"abilities[{i}]", f"unknown ability {aid!r}")
         chars[cid] = CharDef(
-            cid, c.str("name"), c.str("short", c.str("name")), role, c.int("hp", lo=1, hi=999), c.int("at", lo=0, hi=99),
+            cid, c.str("name"), c.str("short", c.str("name")), role, c.int("hp", lo=1, hi=999),
+            c.int("at", lo=0, hi=99),
             c.int("df", lo=0, hi=99),
             c.int("ch", lo=0, hi=10) if role == "master" else c.int("ch", 0, lo=0, hi=0),
             c.int("hand_limit", lo=0, hi=30) if role == "master" else 0,

@@ -17,6 +17,7 @@ from typing import Any, Callable, Generator, Iterable
 from fuyuki.core import rng
 from fuyuki.core.errors import DataError, IllegalAction, ScenarioError
 from fuyuki.core.events import Event, visible
+from fuyuki.core.outcome import outcome
 from fuyuki.core.protocol import Decision, check_choice
 from fuyuki.core.record import Record
 
@@ -52,16 +53,16 @@ def new_game(players: int = 4, seed: int = 0, camps: list[str] | None = None,
     return Game(seed, config)
 
 
-def replay(record: Record) -> "Game":
-    """The game a record describes, replayed submission by submission."""
+def replay(record: Record, source: str = "<record>") -> "Game":
+    """The game a record (read from ``source``) describes, replayed submission by submission."""
     if record.game != GAME_ID:
-        raise DataError("<record>", "game", f"not a board record: {record.game!r}")
+        raise DataError(source, "game", f"not a board record: {record.game!r}")
     g = Game(record.seed, record.config)
     for i, (seat, choice) in enumerate(record.submissions):
         try:
             g.submit(seat, choice)
         except IllegalAction as exc:
-            raise DataError("<record>", f"submissions[{i}]", f"illegal move: {exc}") from None
+            raise DataError(source, f"submissions[{i}]", f"illegal move: {exc}") from None
     return g
 
 
@@ -91,6 +92,7 @@ class Game:
         self.phase = "setup"
         self.instant = False          # 《刹那の時間》: no 令呪
         self.result: dict[str, Any] | None = None
+        self.out_order: list[int] = []    # seats in the order their masters died
         self._deck_rng = rng.stream(seed, "deck")
         self._dice_rng = rng.stream(seed, "dice")
         self._fixed_dice: list[int] | None = list(config["dice"]) if "dice" in config else None
@@ -335,6 +337,7 @@ class Game:
         if ch.role == "master" and ch.camp is not None:
             camp = self.camps[ch.camp]
             camp.out = True
+            self.out_order.append(camp.seat)
             for kid in camp.hand + camp.plotted:
                 self.discard.append(kid)
             camp.hand.clear()
@@ -351,12 +354,22 @@ class Game:
         left = [c for c in self.camps if not c.out]
         if len(left) <= 1:
             winner = left[0].seat if left else None
-            self.result = {"winner": winner, "camp": left[0].id if left else None,
-                           "reason": "last_master" if left else "all_masters_dead",
-                           "rounds": self.round}
+            self.result = self._outcome("last_master" if left else "all_masters_dead")
             self.phase = "over"
             self.emit("game_over", winner=winner, reason=self.result["reason"])
             raise _GameOver
+
+    def _outcome(self, reason: str) -> dict[str, Any]:
+        """The result (:mod:`fuyuki.core.outcome`): a last camp standing wins; the places
+        after it go to the camps still in, then to the others, the last out first. Also
+        ``winner`` (a seat or None) and ``camp`` (its camp id)."""
+        left = [c.seat for c in self.camps if not c.out]
+        gone = [s for s in reversed(self.out_order)]
+        gone += [c.seat for c in self.camps if c.out and c.seat not in gone]
+        winner = left[0] if reason == "last_master" else None
+        ranking = ([left] if left else []) + [[s] for s in gone]
+        return outcome([winner] if winner is not None else [], reason, ranking, self.round,
+                       winner=winner, camp=self.camps[winner].id if winner is not None else None)
 
     # ------------------------------------------------------------------ 令呪
     def _can_spell(self, seat: int) -> bool:
@@ -501,8 +514,7 @@ class Game:
                     yield from phases.turn(self, seat)
                 order = self.round_order(self.round + 1)
                 if self.round >= self.pack.rules["max_rounds"]:
-                    self.result = {"winner": None, "camp": None, "reason": "round_limit",
-                                   "rounds": self.round}
+                    self.result = self._outcome("round_limit")
                     self.phase = "over"
                     self.emit("game_over", winner=None, reason="round_limit")
                     return

@@ -30,7 +30,8 @@ class Char:
         return self.skills.get(key, 0)
 
     def public(self) -> dict[str, Any]:
-        return {"id": self.id, "name": self.name, "short": self.short or self.name, "role": self.role, "camp": self.camp,
+        return {"id": self.id, "name": self.name, "short": self.short or self.name, "role": self.role,
+                "camp": self.camp,
                 "hp": self.hp, "max_hp": self.max_hp, "at": self.at, "df": self.df,
                 "boost_at": self.boost_at, "boost_df": self.boost_df,
                 "skills": dict(self.skills), "abilities": list(self.abilities),

@@ -43,11 +43,16 @@ class Texts:
         c = self.pack.cards.get(ctype)
         return c.name if c else ctype
 
-    def card_of(self, kid: str) -> str:
+    def card_type_of(self, kid: str) -> str | None:
+        """The card type of a card id in this seat's hand or plot (None: not a card)."""
         for h in self.view.get("hand", []) + self.view.get("plotted", []):
             if h["id"] == kid:
-                return self.card(h["card"])
-        return kid
+                return h["card"]
+        return None
+
+    def card_of(self, kid: str) -> str:
+        ctype = self.card_type_of(kid)
+        return self.card(ctype) if ctype is not None else kid
 
     def means(self, label: str) -> str:
         if label == "normal":
@@ -66,6 +71,8 @@ class Texts:
             return t("ev.draw", camp=self.camp(d["seat"]), count=d["count"])
         if k == "drew":
             return t("ev.drew", cards="、".join(self.card(x) for x in d["types"]))
+        if k == "card_used" and d["why"] == "hand_limit":
+            return t("ev.hand_limit_discard", camp=self.camp(d["seat"]), card=self.card(d["card"]))
         if k == "card_used":
             if d["why"] in ("play", "magic", "attack_bonus", "defence", "hand_limit"):
                 why = t(f"why.{d['why']}")

@@ -7,15 +7,16 @@ from typing import Any, Optional
 
 import typer
 from rich.console import Console, Group
-from rich.markup import escape
+from rich.padding import Padding
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from fuyuki.core.errors import FuyukiError, IllegalAction
+from fuyuki.cli.files import board_save, fail
+from fuyuki.core.errors import DataError, FuyukiError
 from fuyuki.core.i18n import pick
-from fuyuki.core.protocol import Decision, check_choice
-from fuyuki.core.record import Record
+from fuyuki.core.load import check_output, unfinished_line
+from fuyuki.core.protocol import Decision
 
 COLORS = ["red", "cyan", "magenta", "yellow", "green", "blue"]
 
@@ -25,11 +26,6 @@ board_app = typer.Typer(help="Grail War Board (聖杯戦争BBS): play, replay, s
 
 def register(app: typer.Typer) -> None:
     app.add_typer(board_app, name="board")
-
-
-def _fail(console: Console, exc: Exception) -> None:
-    console.print(f"[bold red]error:[/] {escape(str(exc))}")
-    raise typer.Exit(2)
 
 
 def _check_lang(lang: str) -> str:
@@ -54,8 +50,8 @@ def map_table(view: dict[str, Any], texts) -> Table:
     m = view["map"]
     table = Table(title=texts.t("ui.map"), show_header=False, show_lines=True, expand=False,
                   padding=(0, 1))
-    for _ in range(m["width"]):
-        table.add_column(min_width=12, max_width=13)
+    for _ in range(m["width"]):   # long names fold onto a second line: never cut to look alike
+        table.add_column(min_width=12, max_width=13, overflow="fold")
     terr = {}
     for c in view["camps"]:
         if c["territory"]:
@@ -129,9 +125,12 @@ def hand_panel(view: dict[str, Any], texts) -> Panel:
         lines.append(f"{label}: ", style="bold")
         if not items:
             lines.append(t("ui.none"), style="dim")
-        for h in items:
-            c = pack.cards[h["card"]]
-            lines.append(f"\n  「{c.name}」 ", style="bold")
+        counts: dict[str, int] = {}
+        for h in items:                      # copies of a card: one line, "×3"
+            counts[h["card"]] = counts.get(h["card"], 0) + 1
+        for card, n in counts.items():
+            c = pack.cards[card]
+            lines.append(f"\n  「{c.name}」{f'×{n}' if n > 1 else ''} ", style="bold")
             lines.append(pick(c.text, texts.lang), style="dim")
         lines.append("\n")
     return Panel(lines, expand=False)
@@ -151,8 +150,15 @@ def event_style(kind: str) -> str:
                 "draw", "part", "plot", "card_used", "instant_begin", "instant_end") else "")
 
 
+# What the short summary above a prompt keeps: outcomes, not every step.
+SUMMARY_KINDS = ("attack", "hit", "damage", "death", "camp_out", "stray", "spell", "recontract",
+                 "territory_done", "territory_destroyed", "revive")
+SUMMARY_LINES = 6
+
+
 class Printer:
-    """Prints the events a seat may see, as they come, through ``view(seat, since=...)``."""
+    """Prints the events a seat may see, as they come, through ``view(seat, since=...)``, and
+    keeps the outcomes since the player's last decision for the summary above the prompt."""
 
     def __init__(self, console: Console, game, seat: Optional[int], lang: str, show_map_each_turn: bool):
         from fuyuki.board.text import Texts
@@ -161,6 +167,7 @@ class Printer:
         self.seen = 0
         self.maps = show_map_each_turn
         self._Texts = Texts
+        self.outcomes: list[str] = []
 
     def flush(self) -> dict[str, Any]:
         view = self.game.view(self.seat, since=self.seen)
@@ -168,35 +175,70 @@ class Printer:
         for ev in view["recent_events"]:
             if ev["kind"] == "turn" and self.maps:
                 self.console.print(screen(view, texts, with_hand=False))
-            self.console.print(Text(texts.event(ev), style=event_style(ev["kind"])))
+            line = texts.event(ev)
+            self.console.print(Text(line, style=event_style(ev["kind"])))
+            if ev["kind"] in SUMMARY_KINDS:
+                self.outcomes.append(line.strip())
         self.seen = view["event_count"]
         return view
 
+    def summary(self) -> list[str]:
+        """The outcomes since the last call, the latest ones if there are many."""
+        lines, self.outcomes = self.outcomes[-SUMMARY_LINES:], []
+        return lines
 
-def ask_human(console: Console, game, seat: int, lang: str, decision: Decision) -> Any:
+
+# Decisions whose meaning a new player cannot guess: explained the first time they come up.
+EXPLAINED = ("plot", "spell_window")
+
+
+def merged_options(decision: Decision, texts) -> list[tuple[str, Any]]:
+    """(label, option) for each distinct label: two copies of one card are one choice."""
+    seen: dict[str, Any] = {}
+    for opt in decision.options:
+        seen.setdefault(texts.option(decision.kind, opt), opt)
+    return list(seen.items())
+
+
+def board_help(console: Console, decision: Decision, texts, options) -> None:
+    t = texts.t
+    console.print(Text(t("help.title", prompt=texts.prompt(decision.to_json())), style="bold cyan"))
+    console.print(Padding(Text(t(f"help.{decision.kind}")), (0, 0, 0, 2)))
+    for i, (label, opt) in enumerate(options, 1):
+        console.print(Text(f"  {i}. {label}", style="bold"))
+        card = texts.card_type_of(str(opt))
+        if card is not None:
+            console.print(Padding(Text(pick(texts.pack.cards[card].text, texts.lang), style="dim"),
+                                  (0, 0, 0, 5)))
+    console.print(Text(t("help.more"), style="dim"))
+
+
+def ask_human(console: Console, game, seat: int, lang: str, decision: Decision,
+              explained: set[str] | None = None, outcomes: list[str] | None = None) -> Any:
     from fuyuki.board.text import Texts
+    from fuyuki.cli.prompt import ask
 
     view = game.view(seat)
     texts = Texts(game.pack, view, lang)
     if decision.kind in ("plot", "group", "part", "defence", "means", "target", "battle",
                          "move", "action"):
         console.print(screen(view, texts, with_hand=True))
+    if outcomes:
+        console.print(Text(texts.t("ui.since"), style="bold"))
+        for line in outcomes:
+            console.print(Text(f"  {line}"))
     console.print(Text(texts.t("ui.your_turn", camp=texts.camp(seat)), style="bold " + _color(seat)))
     console.print(Text(texts.prompt(decision.to_json()), style="bold"))
-    for i, opt in enumerate(decision.options, 1):
-        console.print(f"  [bold]{i}[/]. {escape(texts.option(decision.kind, opt))}  "
-                      f"[dim]{escape(str(opt))}[/]")
-    while True:
-        try:
-            raw = console.input(f"{texts.t('ui.prompt')} > ").strip()
-        except EOFError:
-            raise typer.Exit(1)
-        if raw.isdigit() and 1 <= int(raw) <= len(decision.options):
-            return decision.options[int(raw) - 1]
-        try:
-            return check_choice(decision, raw)
-        except IllegalAction:
-            console.print(Text(texts.t("ui.invalid", choice=raw), style="red"))
+    if explained is not None and decision.kind in EXPLAINED and decision.kind not in explained:
+        explained.add(decision.kind)
+        console.print(Padding(Text(texts.t(f"help.{decision.kind}"), style="yellow"),
+                              (0, 0, 0, 2)))
+    options = merged_options(decision, texts)
+    for i, (label, _) in enumerate(options, 1):
+        console.print(Text(f"  {i}. {label}"))
+    index = ask(console, lang, [[label, str(opt)] for label, opt in options],
+                lambda: board_help(console, decision, texts, options))
+    return options[index][1]
 
 
 def _outcome(console: Console, game, lang: str) -> None:
@@ -206,7 +248,9 @@ def _outcome(console: Console, game, lang: str) -> None:
     texts = Texts(game.pack, view, lang)
     console.print(screen(view, texts, with_hand=False))
     r = game.result
-    if r["winner"] is None:
+    if r is None:
+        console.print(unfinished_line(lang), style="yellow", markup=False)
+    elif r["winner"] is None:
         console.print(Text(texts.t("ui.draw", reason=texts.t(f"reason.{r['reason']}"),
                                    rounds=r["rounds"]), style="bold"))
     else:
@@ -216,7 +260,8 @@ def _outcome(console: Console, game, lang: str) -> None:
 
 @board_app.command("play")
 def play(
-    seed: int = typer.Option(0, help="game seed (replays exactly)"),
+    seed: Optional[int] = typer.Option(None, help="game seed (default: a fresh one, printed; "
+                                       "the same seed replays the same game)"),
     players: int = typer.Option(4, help="number of camps, 2 to 5"),
     camps: Optional[str] = typer.Option(None, help="camp ids in seat order, comma-separated "
                                         "(saber,archer,rider,berserker,caster)"),
@@ -228,14 +273,21 @@ def play(
     pack: Optional[Path] = typer.Option(None, help="a content pack directory"),
 ) -> None:
     """Play the board game in the terminal against bots (or watch bots play)."""
+    import secrets
+
     from fuyuki.board import new_game
     from fuyuki.board.agents import make_bot
+    from fuyuki.cli.prompt import interrupted
 
     console = Console()
     _check_lang(lang)
     if bots not in ("random", "heuristic"):
-        _fail(console, FuyukiError("--bots must be random or heuristic"))
+        fail(DataError("--bots", "bots", "must be random or heuristic"), lang)
+    if seed is None:
+        seed = secrets.randbelow(10**9)
     try:
+        if save:
+            check_output(save, "--save")
         game = new_game(players=players, seed=seed,
                         camps=[c.strip() for c in camps.split(",")] if camps else None,
                         pack=str(pack) if pack else None)
@@ -247,12 +299,18 @@ def play(
         from fuyuki.board.text import Texts, register
 
         register()
-        console.print(Text(Texts(game.pack, game.view(human), lang).t("ui.title"), style="bold"))
+        console.print(Text(Texts(game.pack, game.view(human), lang).t("ui.title"), style="bold")
+                      + Text(f"  seed={seed}", style="dim"))
+        if human is not None:
+            from fuyuki.cli.opening import opening
+            console.print(opening("board", lang))
+        explained: set[str] = set()
         while not game.over:
             printer.flush()
             for s, decision in game.pending().items():
                 if s == human:
-                    choice = ask_human(console, game, s, lang, decision)
+                    choice = ask_human(console, game, s, lang, decision, explained,
+                                       printer.summary())
                 else:
                     choice = agents[s].choose(game.view(s), decision)
                 game.submit(s, choice)
@@ -262,7 +320,9 @@ def play(
             game.record.save(save)
             console.print(Texts(game.pack, game.view(None), lang).t("ui.saved", path=str(save)))
     except FuyukiError as exc:
-        _fail(console, exc)
+        fail(exc, lang)
+    except KeyboardInterrupt:
+        interrupted(console, lang)
 
 
 @board_app.command("replay")
@@ -272,17 +332,17 @@ def replay_cmd(
     seat: Optional[int] = typer.Option(None, help="see the game as this seat (default: spectator)"),
 ) -> None:
     """Replay a saved game and print it (public events, or one seat's)."""
-    from fuyuki.board import replay
-
     console = Console()
     _check_lang(lang)
     try:
-        game = replay(Record.load(record))
-        printer = Printer(console, game, seat, lang, show_map_each_turn=False)
-        printer.flush()
-        _outcome(console, game, lang)
+        game = board_save(record, lang)
+        if seat is not None and not 0 <= seat < game.n:
+            raise DataError("--seat", "seat", f"must be 0 to {game.n - 1}")
     except FuyukiError as exc:
-        _fail(console, exc)
+        fail(exc, lang)
+    printer = Printer(console, game, seat, lang, show_map_each_turn=False)
+    printer.flush()
+    _outcome(console, game, lang)
 
 
 @board_app.command("simulate")
@@ -312,14 +372,21 @@ def simulate_cmd(
         return tr(lang, f"board.ui.{key}", **p)
 
     try:
+        if bots not in ("random", "heuristic"):
+            raise DataError("--bots", "bots", "must be random or heuristic")
+        if games < 1:
+            raise DataError("--games", "games", "must be at least 1")
+        camps = len(default_pack().camps)
+        if not 2 <= players <= camps:
+            raise DataError("--players", "players", f"must be 2 to {camps} (the pack has "
+                            f"{camps} camps)")
         with Progress(console=Console(stderr=True), transient=True,
                       disable=not progress) as bar:
             task = bar.add_task(t("sim_running"), total=games)
             res = simulate(games, players=players, bots=bots, seed=seed, workers=max(1, workers),
                            progress=lambda n: bar.advance(task, n))
     except FuyukiError as exc:
-        _fail(console, exc)
-        return
+        fail(exc, lang)
     pack = default_pack()
 
     def pct(x: float) -> str:

@@ -14,12 +14,26 @@ app = typer.Typer(
 )
 
 
+def _version(value: bool) -> None:
+    if value:
+        from fuyuki import __version__
+
+        typer.echo(f"fuyuki {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                          help="print the version and exit")) -> None:
+    """The fan-made Holy Grail War games: Servant Big Battle, Grail War RPG, Grail War Board."""
+
+
 def _register() -> None:
-    from fuyuki.cli import (board_commands, print_commands, sbb_commands, sim_commands,
-                            war_commands, web_commands)
+    from fuyuki.cli import (board_commands, print_commands, rules_commands, sbb_commands,
+                            sim_commands, war_commands, web_commands)
 
     for module in (sbb_commands, war_commands, board_commands, print_commands, web_commands,
-                   sim_commands):
+                   sim_commands, rules_commands):
         module.register(app)
 
 

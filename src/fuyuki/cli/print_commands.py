@@ -36,10 +36,13 @@ def print_cards(
     if lang not in ("ja", "en"):
         err.print(_t("en", "cli.bad_lang", value=lang))
         raise typer.Exit(2)
+    from fuyuki.cli.files import fail
+    from fuyuki.core.load import check_output_dir
     from fuyuki.sbb.printing import NoChromium, PdfFailed, write_sheets
     from fuyuki.sbb.rules import load_rules
 
     try:
+        check_output_dir(out, "--out")
         rules = load_rules(edition, mode, tuple(option or ()), str(cards) if cards else None)
     except ImportError as exc:
         if (exc.name or "").startswith("fuyuki.sbb.modes"):
@@ -47,8 +50,7 @@ def print_cards(
             raise typer.Exit(2) from None
         raise
     except FuyukiError as exc:
-        err.print(_t(lang, "cli.error", message=exc), markup=False)
-        raise typer.Exit(2) from None
+        fail(exc, lang)
     try:
         written = write_sheets(rules, out, lang, backs=backs, pdf=False)
     except OSError as exc:

@@ -9,22 +9,11 @@ from typing import Any, Optional
 import typer
 from rich.console import Console
 
-from fuyuki.core.errors import FuyukiError, IllegalAction
-from fuyuki.core.protocol import check_choice
-from fuyuki.core.record import Record
+from fuyuki.cli.files import fail, sbb_rules, sbb_save, scenario
+from fuyuki.core.errors import DataError, FuyukiError
+from fuyuki.core.load import check_output, unfinished_line
 
 LANG_HELP = "ja (default) or en"
-
-
-def _rules(edition: str, mode: Optional[str], options: list[str], cards: Optional[Path]):
-    from fuyuki.sbb.rules import Rules
-
-    return Rules.preset(edition, mode, tuple(options or ()), str(cards) if cards else None)
-
-
-def _fail(console: Console, exc: Exception) -> None:
-    console.print(f"[bold red]error:[/] {exc}")
-    raise typer.Exit(2)
 
 
 def _check_lang(lang: str) -> str:
@@ -33,58 +22,104 @@ def _check_lang(lang: str) -> str:
     return lang
 
 
+# Decisions that show the whole state above them (the others are asked mid-round).
+STATE_KINDS = ("bid", "place_gem")
+# Events a tutorial explains the first time they happen.
+TAUGHT_EVENTS = ("uncontested", "misfire", "case1", "case2_win", "case2_tie", "case3_win",
+                 "case3_split", "lost", "draws")
+
+
 class Terminal:
     """A human at the terminal, seeing only their own view."""
 
-    def __init__(self, console: Console, game, seat: int, lang: str) -> None:
+    def __init__(self, console: Console, game, seat: int, lang: str,
+                 tutorial: bool = False) -> None:
         self.console, self.game, self.seat, self.lang = console, game, seat, lang
+        self.tutorial = tutorial
+        self.taught: set[str] = set()
+        self.explained: set[str] = set()  # opponents' cards whose text has been shown
+        self.this_round: list = []      # events seen since the current round began
+        self.last_round: list[str] = []  # the outcome of the round before, in a few lines
+
+    def teach(self, key: str) -> None:
+        """In a tutorial, explain ``key`` the first time it comes up."""
+        from fuyuki.cli.sbb_screen import indented
+        from fuyuki.sbb.text import t
+
+        if self.tutorial and key not in self.taught:
+            self.taught.add(key)
+            space = "" if self.lang == "ja" else " "   # Japanese wraps anywhere, not at a space
+            self.console.print(indented(f"{t(self.lang, 'tutorial.head')}{space}"
+                                        f"{t(self.lang, f'tutorial.{key}')}",
+                                        style="bold yellow", indent=0))
+
+    def saw(self, event) -> None:
+        from fuyuki.cli.sbb_screen import card_text, indented, summary
+
+        if event.kind == "flip" and event.data.get("seat") != self.seat:
+            card = event.data["card"]
+            if card not in self.explained:   # an opponent's card, the first time it shows
+                self.explained.add(card)
+                self.console.print(indented(card_text(card, self.game.rules.cards, self.lang),
+                                            style="dim"))
+        if event.kind == "round":
+            self.last_round = summary(self.this_round, self.lang, self.seat, self.game.rules.cards)
+            self.this_round = []
+        self.this_round.append(event)
+        if event.kind in TAUGHT_EVENTS:
+            self.teach(event.kind)
+
+    def show_state(self, decision) -> None:
+        from rich.text import Text
+
+        from fuyuki.cli.sbb_screen import status
+        from fuyuki.sbb.text import t
+
+        if decision.kind not in STATE_KINDS:
+            return
+        view = self.game.view(self.seat)
+        self.console.print(status(view, self.game.rules.cards, self.lang,
+                                  self.game.rules.victory_gems))
+        if self.last_round:
+            self.console.print(Text(t(self.lang, "screen.last"), style="bold"))
+            for line in self.last_round:
+                self.console.print(f"  {line}", highlight=False, markup=False)
+
+    def auto(self, decision) -> Any:
+        """A decision with one option is taken for the player, and said so when it matters."""
+        from fuyuki.cli.sbb_screen import option_label
+        from fuyuki.sbb.text import t
+
+        option = decision.options[0]
+        if decision.kind in STATE_KINDS:
+            self.show_state(decision)   # a round decided for the player is still shown
+            label = option_label(option, decision.kind, self.game.view(self.seat),
+                                 self.game.rules.cards, self.lang)
+            self.console.print(t(self.lang, "screen.auto", option=label), style="dim",
+                               markup=False)
+        return option
 
     def choose(self, decision) -> Any:
-        from fuyuki.cli.sbb_screen import status
-        from fuyuki.sbb.text import option_name, t
+        from fuyuki.cli.prompt import ask
+        from fuyuki.cli.sbb_screen import (card_text, help_screen, indented, option_label,
+                                           option_names)
+        from fuyuki.sbb.text import t
 
+        self.show_state(decision)
+        self.teach(decision.kind)
         view = self.game.view(self.seat)
         cards = self.game.rules.cards
-        if decision.kind in ("bid", "place_gem", "draft_master", "draft_servant"):
-            self.console.print(status(view, cards, self.lang))
         kind_name = t(self.lang, f"decision.{decision.kind}")
-        self.console.print(f"[bold cyan]{t(self.lang, 'ui.decision', kind_name=kind_name)}[/]")
+        self.console.print(f"{t(self.lang, 'ui.decision', kind_name=kind_name)}",
+                           style="bold cyan", markup=False)
         for i, opt in enumerate(decision.options, 1):
-            self.console.print(f"  {i}. {option_name(opt, self.lang, cards)}  [dim]{opt}[/]"
-                               f"{describe(opt, decision.kind, cards, self.lang)}")
-        while True:
-            try:
-                raw = self.console.input(f"{t(self.lang, 'ui.prompt')} > ").strip()
-            except EOFError:
-                self.console.print("\n(EOF)")
-                raise typer.Exit(1)
-            try:
-                if raw.isdigit() and 1 <= int(raw) <= len(decision.options) and not (
-                        decision.kind in ("swap", "tsubame")):
-                    return decision.options[int(raw) - 1]
-                names = {option_name(o, self.lang, cards): o for o in decision.options}
-                if raw in names:
-                    return names[raw]
-                if decision.kind in ("swap", "tsubame") and raw.isdigit():
-                    idx = int(raw)
-                    if 1 <= idx <= len(decision.options):
-                        return decision.options[idx - 1]
-                return check_choice(decision, raw)
-            except IllegalAction as exc:
-                self.console.print(f"[red]{t(self.lang, 'ui.bad_input', reason=exc)}[/]")
-
-
-def describe(option: Any, kind: str, cards, lang: str) -> str:
-    """The card text shown next to a draft option."""
-    from fuyuki.sbb.text import t
-
-    if kind == "draft_master" and option in cards.masters:
-        m = cards.masters[option]
-        return f"\n       {t(lang, 'ui.mana')}{m.mana} 《{m.ability_name['ja']}》 {m.text[lang]}"
-    if kind == "draft_servant" and option in cards.servants:
-        sv = cards.servants[option]
-        return (f"\n       {t(lang, 'ui.power')}{sv.power} 《{sv.np_name['ja']}》 {sv.text[lang]}")
-    return ""
+            self.console.print(f"  {i}. {option_label(opt, decision.kind, view, cards, self.lang)}",
+                               markup=False)
+            if decision.kind in ("draft_master", "draft_servant"):
+                self.console.print(indented(card_text(opt, cards, self.lang), style="dim"))
+        index = ask(self.console, self.lang, [option_names(o, cards) for o in decision.options],
+                    lambda: self.console.print(help_screen(decision, view, cards, self.lang)))
+        return decision.options[index]
 
 
 def run_game(game, players: list, console: Console, lang: str, watch: int | None) -> None:
@@ -92,6 +127,7 @@ def run_game(game, players: list, console: Console, lang: str, watch: int | None
     from fuyuki.sbb.text import render
 
     shown = 0
+    humans = [p for p in players if isinstance(p, Terminal)]
 
     def flush() -> None:
         nonlocal shown
@@ -99,7 +135,10 @@ def run_game(game, players: list, console: Console, lang: str, watch: int | None
         shown = len(game.events)
         for e in events:
             style = "bold" if e.kind in ("round", "reveal", "game_over") else ""
-            console.print(render(e, lang, you=watch), style=style, highlight=False)
+            console.print(render(e, lang, you=watch, cards=game.rules.cards), style=style,
+                          highlight=False, markup=False)
+            for human in humans:
+                human.saw(e)
 
     flush()
     while not game.over:
@@ -109,12 +148,19 @@ def run_game(game, players: list, console: Console, lang: str, watch: int | None
             agent = players[seat]
             if isinstance(agent, Terminal):
                 flush()
-                choice = d.options[0] if len(d.options) == 1 else agent.choose(d)
+                choice = agent.auto(d) if len(d.options) == 1 else agent.choose(d)
             else:
                 view = game.view(seat) if getattr(agent, "needs_view", True) else None
                 choice = agent.choose(view, d)
             game.submit(seat, choice)
         flush()
+
+
+def show_end(console: Console, game, lang: str, watch: int | None) -> None:
+    from fuyuki.cli.sbb_screen import end_screen
+
+    if game.over:
+        console.print(end_screen(game.result, game.view(watch), game.rules.cards, lang, watch))
 
 
 def register(app: typer.Typer) -> None:
@@ -131,45 +177,52 @@ def register(app: typer.Typer) -> None:
         mode: Optional[str] = typer.Option(None, help="fate | ubw | hf | hollow | big_battle"),
         option: list[str] = typer.Option([], "--option", help="tie_dice | land_modifiers | no_berserker_penalty"),
         cards: Optional[Path] = typer.Option(None, help="your own card file (TOML)"),
+        tutorial: bool = typer.Option(False, "--tutorial",
+                                      help="explain each new decision and battle case once"),
+        bot_iterations: Optional[int] = typer.Option(
+            None, "--bot-iterations", help="--bots hard: search this many iterations per "
+            "decision, so that the same --seed plays the same game (default: about 1 s each)"),
     ) -> None:
         """Play Servant Big Battle in the terminal: you against bots."""
         from fuyuki.sbb import new_game
         from fuyuki.sbb.agents import make_bot
-        from fuyuki.sbb.text import seat_name, t
+        from fuyuki.cli.prompt import interrupted
+        from fuyuki.sbb.text import t
 
         console = Console(highlight=False)
         _check_lang(lang)
         try:
-            rules = _rules(edition, mode, option, cards)
+            if save:
+                check_output(save, "--save")
+            rules = sbb_rules(edition, mode, tuple(option), cards)
             rules.check_players(players)
             game = new_game(players, seed, rules)
-            seats: list = [make_bot(bots, game.record.seed * 10 + i, rules)
+            seats: list = [make_bot(bots, game.record.seed * 10 + i, rules, bot_iterations)
                            for i in range(players)]
         except FuyukiError as exc:
-            _fail(console, exc)
+            fail(exc, lang)
         if cards:
             game.record.config["cards"] = str(cards)
         watch: int | None = None
         if not bots_only:
             if not 0 <= seat < players:
-                _fail(console, FuyukiError(f"--seat must be between 0 and {players - 1}"))
-            seats[seat] = Terminal(console, game, seat, lang)
+                fail(DataError("--seat", "seat", f"must be between 0 and {players - 1}"), lang)
+            seats[seat] = Terminal(console, game, seat, lang, tutorial)
             watch = seat
-        console.print(f"[bold]Fate/servant big battel[/]  seed={game.record.seed}  "
+        console.print(f"[bold]{t(lang, 'screen.title')}[/]  seed={game.record.seed}  "
                       f"{rules.edition}/{rules.mode}")
+        if watch is not None:
+            from fuyuki.cli.opening import opening
+            console.print(opening("sbb", lang))
         try:
             run_game(game, seats, console, lang, watch)
         except KeyboardInterrupt:
-            console.print("\n(interrupted)")
-            raise typer.Exit(130)
+            interrupted(console, lang)
         finally:
             if save:
                 game.record.save(save)
-                console.print(t(lang, "ui.saved", path=save))
-        result = game.result or {}
-        names = "、".join(seat_name(w, lang, watch) for w in result.get("winners", []))
-        key = "ui.draw_game" if result.get("draw") else "ui.winner"
-        console.print(f"[bold green]{t(lang, key, winners=names)}[/]")
+                console.print(t(lang, "ui.saved", path=save), markup=False)
+        show_end(console, game, lang, watch)
 
     @app.command()
     def replay(
@@ -180,20 +233,22 @@ def register(app: typer.Typer) -> None:
         """Replay a saved game and print it."""
         console = Console(highlight=False)
         _check_lang(lang)
+
         try:
-            game = replay_record(Record.load(file))
+            game = sbb_save(file, lang)
         except FuyukiError as exc:
-            _fail(console, exc)
+            fail(exc, lang)
         from fuyuki.sbb.text import render
 
         for e in game.visible_events(seat):
-            console.print(render(e, lang, you=seat))
+            console.print(render(e, lang, you=seat, cards=game.rules.cards), markup=False)
         if not game.over:
-            console.print("[yellow](the record ends before the game's end)[/]")
+            console.print(unfinished_line(lang), style="yellow", markup=False)
+        show_end(console, game, lang, seat)
 
     @app.command()
     def judge(
-        scenario: Path = typer.Argument(..., help="a scenario TOML file"),
+        file: Path = typer.Argument(..., metavar="SCENARIO", help="a scenario TOML file"),
         as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
         lang: str = typer.Option("ja", help=LANG_HELP),
         cards: Optional[Path] = typer.Option(None, help="your own card file (TOML)"),
@@ -202,57 +257,37 @@ def register(app: typer.Typer) -> None:
         option: list[str] = typer.Option([], "--option", help="override the scenario's options"),
     ) -> None:
         """Resolve one round of a scenario and explain every step."""
-        from fuyuki.sbb.judge import judge as run_judge
-
         console = Console(highlight=False)
         _check_lang(lang)
         try:
-            verdict = run_judge(scenario, lang, str(cards) if cards else None, edition, mode,
-                                tuple(option) or None)
+            verdict = scenario(file, lang, str(cards) if cards else None, edition, mode,
+                               tuple(option) or None)
         except FuyukiError as exc:
-            _fail(console, exc)
+            fail(exc, lang)
         if as_json:
             print(json.dumps(verdict.result, ensure_ascii=False, indent=1))
             return
         for line in verdict.log:
-            console.print(line)
-        console.print(verdict_summary(verdict.result, lang))
+            console.print(line, markup=False)
+        console.print(verdict_summary(verdict.result, lang, verdict.game.rules.cards), markup=False)
 
 
-def verdict_summary(result: dict, lang: str) -> str:
-    from fuyuki.sbb.text import card_name, seat_name, t
+def verdict_summary(result: dict, lang: str, cards=None) -> str:
+    from fuyuki.sbb.text import card_name, colon, seat_name, sep, t
 
-    lines = ["", t(lang, "ui.status") + ":"]
-    lands = "  ".join(f"{card_name(k, lang)}◆{v}" for k, v in result["lands"].items())
-    lines.append(f"  {t(lang, 'ui.lands')}: {lands}  {t(lang, 'ui.pool')}: {result['pool']}  "
+    c = colon(lang)
+    lines = ["", t(lang, "ui.status") + c.rstrip()]
+    lands = "  ".join(f"{card_name(k, lang, cards)}◆{v}" for k, v in result["lands"].items())
+    lines.append(f"  {t(lang, 'ui.lands')}{c}{lands}  {t(lang, 'ui.pool')}{c}{result['pool']}  "
                  f"{t(lang, 'ui.parent')}→{seat_name(result['next_parent'], lang)}")
     for i, s in enumerate(result["seats"]):
-        lost = [w for w in ("master", "servant") if s[f"{w}_lost"]]
-        lines.append(f"  {seat_name(i, lang)}: {t(lang, 'ui.gems')} {s['gems']}  "
-                     f"{card_name(s['master'], lang)}／{card_name(s['servant'], lang)}  "
+        lost = [t(lang, f"what.{w}") for w in ("master", "servant") if s[f"{w}_lost"]]
+        lines.append(f"  {seat_name(i, lang)}{c}{t(lang, 'ui.gems')} {s['gems']}  "
+                     f"{card_name(s['master'], lang, cards)} / {card_name(s['servant'], lang, cards)}  "
                      f"{t(lang, 'ui.hand')} {s['hand_size']}"
-                     + (f"  lost: {', '.join(lost)}" if lost else ""))
+                     + (f"  {t(lang, 'ui.lost')}{c}{sep(lang).join(lost)}" if lost else ""))
     if result["game_over"]:
-        names = "、".join(seat_name(w, lang) for w in result["winners"])
+        names = sep(lang).join(seat_name(w, lang) for w in result["winners"])
         lines.append(t(lang, "ui.winner" if len(result["winners"]) == 1 else "ui.draw_game",
                        winners=names))
     return "\n".join(lines)
-
-
-def replay_record(record: Record):
-    """Rebuild a game from its record (seed + submissions)."""
-    from fuyuki.sbb import new_game
-    from fuyuki.sbb.rules import Rules
-
-    if record.game != "sbb":
-        raise FuyukiError(f"not a Servant Big Battle record (game = {record.game!r})")
-    cfg = record.config
-    rules = Rules.preset(cfg.get("edition", "final"), cfg.get("mode"), tuple(cfg.get("options", ())),
-                         cfg.get("cards"))
-    game = new_game(int(cfg.get("players", 4)), record.seed, rules)
-    for i, (seat, choice) in enumerate(record.submissions):
-        try:
-            game.submit(seat, choice)
-        except IllegalAction as exc:
-            raise FuyukiError(f"record submission {i} ({seat}, {choice!r}) is illegal: {exc}") from None
-    return game

@@ -21,8 +21,9 @@ def simulate(
     mode: Optional[str] = typer.Option(None, "--mode", help="mode (fate, ubw, hf, hollow...)"),
     option: list[str] = typer.Option([], "--option", help="rule option, repeatable / オプション"),
     cards: Optional[Path] = typer.Option(None, "--cards", help="your own card file (TOML)"),
-    bots: str = typer.Option("random", "--bots",
-                             help="random|heuristic|hard, or a comma list, one per player"),
+    bots: str = typer.Option("heuristic", "--bots",
+                             help="heuristic (default) | random | hard, or a comma list, one "
+                                  "per player (random play ends most games by 聖杯出現 early)"),
     seed: int = typer.Option(0, "--seed", help="master seed / 乱数の種"),
     workers: int = typer.Option(0, "--workers", "-w",
                                 help="worker processes (0 = one per core) / プロセス数"),
@@ -32,7 +33,8 @@ def simulate(
     assign: Optional[str] = typer.Option(None, "--assign",
                                          help="draft or random (equal exposure); default: as "
                                               "the edition deals"),
-    out: Optional[Path] = typer.Option(None, "--out", help="write report.json and report.html here"),
+    out: Optional[Path] = typer.Option(None, "--out", help="write report.json, report.html and "
+                                                          "the plots (plot-*.png) here"),
     as_json: bool = typer.Option(False, "--json", help="print the report as JSON"),
     compare: Optional[str] = typer.Option(None, "--compare",
                                           help="what-if on the same seeds: a card file, or "
@@ -43,12 +45,18 @@ def simulate(
     gap_games: int = typer.Option(-1, "--gap-games",
                                   help="seed pairs for the full-state heuristic gap "
                                        "(-1 = games/10, 0 = off)"),
+    bot_iterations: Optional[int] = typer.Option(
+        None, "--bot-iterations", help="the hard bot's search budget in iterations: the same "
+                                       "seed gives the same report on any machine "
+                                       "(default: its time budget)"),
     lang: str = typer.Option("ja", "--lang", help="ja or en"),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="show a progress bar"),
 ) -> None:
     from rich.console import Console
 
+    from fuyuki.cli.files import fail
     from fuyuki.core.errors import FuyukiError
+    from fuyuki.core.load import check_output_dir
     from fuyuki.sim.config import SimConfig, parse_bots, parse_compare, parse_fix
     from fuyuki.sim.text import t
 
@@ -57,22 +65,27 @@ def simulate(
         err.print("--lang: ja | en")
         raise typer.Exit(2)
     try:
+        if out:
+            check_output_dir(out, "--out")
         cfg = SimConfig(games=games, players=players, edition=edition, mode=mode,
                         options=tuple(option), cards=str(cards) if cards else None,
                         bots=parse_bots(bots, players), seed=seed, fixed=parse_fix(fix),
                         assign=assign, seconds_per_round=seconds_per_round,
-                        gap_games=max(0, games // 10 if gap_games < 0 else gap_games))
+                        gap_games=max(0, games // 10 if gap_games < 0 else gap_games),
+                        bot_iterations=bot_iterations)
         other = parse_compare(compare, cfg) if compare else None
         report = _run(cfg, workers or (os.cpu_count() or 1), ray, other, progress, err, lang)
     except FuyukiError as exc:
-        err.print(f"[red]{t(lang, 'error')}:[/red] {exc}")
-        raise typer.Exit(2) from None
+        fail(exc, lang)
     if out:
         from fuyuki.sim.report_html import render_html
 
         out.mkdir(parents=True, exist_ok=True)
         (out / "report.json").write_text(json.dumps(report, ensure_ascii=False, indent=1), "utf-8")
-        (out / "report.html").write_text(render_html(report, lang), "utf-8")
+        plots: dict[str, bytes] = {}
+        (out / "report.html").write_text(render_html(report, lang, plots), "utf-8")
+        for name, png in plots.items():
+            (out / name).write_bytes(png)
         err.print(t(lang, "written", path=str(out)))
     if as_json:
         typer.echo(json.dumps(report, ensure_ascii=False, indent=1))
@@ -100,10 +113,16 @@ def _run(cfg, workers, ray, other, show, err, lang):
     with Progress(TextColumn(t(lang, "playing")), BarColumn(), MofNCompleteColumn(), Rate(),
                   TimeElapsedColumn(), TimeRemainingColumn(), console=err,
                   transient=False) as bar:
-        task = bar.add_task("games", total=None)
+        # The bar counts the games asked for; the extra games of the study (the heuristic gap,
+        # a what-if run) advance it in proportion.
+        task = bar.add_task("games", total=cfg.games)
+        scale = [1.0]
+
+        def on_total(total: int) -> None:
+            scale[0] = cfg.games / total if total else 1.0
+
         return run(cfg, workers, ray, other,
-                   progress=lambda n: bar.advance(task, n),
-                   on_total=lambda total: bar.update(task, total=total))
+                   progress=lambda n: bar.advance(task, n * scale[0]), on_total=on_total)
 
 
 def register(app: typer.Typer) -> None:

@@ -8,8 +8,10 @@ from typing import Any, Optional
 
 import typer
 
-from fuyuki.core.dice import CommittedDice, derive_secret, fresh_secret, verify_lines
-from fuyuki.core.errors import FuyukiError, IllegalAction
+from fuyuki.cli.files import fail, roster as roster_file, rpg_sheet, war_log, war_save
+from fuyuki.core.dice import CommittedDice, derive_secret, fresh_secret
+from fuyuki.core.errors import DataError, FuyukiError
+from fuyuki.core.load import check_output
 from fuyuki.core.events import Event, visible
 from fuyuki.core.protocol import Decision
 from fuyuki.core.record import Record
@@ -22,14 +24,9 @@ def register(app: typer.Typer) -> None:
     app.add_typer(war_app, name="war")
 
 
-def _fail(exc: Exception) -> None:
-    typer.echo(f"error: {exc}", err=True)
-    raise typer.Exit(2)
-
-
 def _lang(lang: str) -> str:
     if lang not in ("ja", "en"):
-        _fail(ValueError(f"--lang must be ja or en, not {lang!r}"))
+        fail(DataError("--lang", "lang", f"must be ja or en, not {lang!r}"), "en")
     return lang
 
 
@@ -95,28 +92,33 @@ def prompt_choice(lang: str, who: str, d: Decision, names: dict[str, str],
         for opt in options:
             groups.setdefault(str(opt).split(":", 1)[0], []).append(opt)
         heads = list(groups)
-        for i, head in enumerate(heads, 1):
-            first = groups[head][0]
-            label = option_label(lang, d, first, names) if len(groups[head]) == 1 else \
-                t(lang, f"opt.{head}", x="…")
-            typer.echo(f"  {i}. {label}")
-        head = heads[_ask_index(lang, len(heads))]
+        labels = [option_label(lang, d, groups[h][0], names) if len(groups[h]) == 1
+                  else t(lang, f"opt.{h}", x="…") for h in heads]
+        head = heads[_ask(lang, d, labels)]
         options = groups[head]
         if len(options) == 1:
             return options[0]
-    for i, opt in enumerate(options, 1):
-        typer.echo(f"  {i}. {option_label(lang, d, opt, names)}")
-    return options[_ask_index(lang, len(options))]
+    return options[_ask(lang, d, [option_label(lang, d, o, names) for o in options])]
 
 
-def _ask_index(lang: str, n: int) -> int:
+def _ask(lang: str, d: Decision, labels: list[str]) -> int:
+    """List ``labels`` and read the player's choice (a number or a label; ? for help)."""
+    from rich.console import Console
+
+    from fuyuki.cli.prompt import ask
     from fuyuki.rpg.text import t
 
-    while True:
-        raw = typer.prompt(t(lang, "prompt.ask")).strip()
-        if raw.isdigit() and 1 <= int(raw) <= n:
-            return int(raw) - 1
-        typer.echo(t(lang, "prompt.bad"))
+    console = Console(highlight=False)
+    for i, label in enumerate(labels, 1):
+        console.print(f"  {i}. {label}", markup=False)
+
+    def show_help() -> None:
+        console.print(t(lang, "help.title", kind=t(lang, f"kind.{d.kind}")), style="bold cyan",
+                      markup=False)
+        console.print(t(lang, f"help.{d.kind}"), markup=False)
+        console.print(t(lang, "help.more"), style="dim", markup=False)
+
+    return ask(console, lang, [[label] for label in labels], show_help)
 
 
 # -- war battle -------------------------------------------------------------------------------
@@ -140,26 +142,28 @@ def battle_cmd(
     """Calculate one battle between two sheets, step by step (seed 002 steps 1–7)."""
     from fuyuki.rpg.agents.simple import SimpleAgent
     from fuyuki.rpg.battle_game import BattleGame
-    from fuyuki.rpg.roster import load_pair_file, load_roster, lookup_pair
+    from fuyuki.rpg.roster import lookup_pair
     from fuyuki.rpg.rules import default_rules
     from fuyuki.rpg.text import Renderer
 
     lang = _lang(lang)
     try:
+        if log:
+            check_output(log, "--log")
         rules = default_rules()
         ro = None
 
         def sheet(x: str):
             nonlocal ro
             if x.endswith(".toml") or Path(x).is_file():
-                return load_pair_file(x, rules)
+                return rpg_sheet(x)
             if ro is None:
-                ro = load_roster(roster, rules)
+                ro = roster_file(roster)[0]
             return lookup_pair(ro, x)
 
         pa, pb = sheet(a), sheet(b)
         if attacker not in (None, "A", "B", "a", "b"):
-            raise IllegalAction("bad_attacker", "--attacker must be A or B")
+            raise DataError("--attacker", "attacker", "must be A or B")
         att = None if attacker is None else "AB".index(attacker.upper())
         secret = derive_secret(seed, "battle") if seed is not None else fresh_secret()
         dice = CommittedDice(secret)
@@ -192,7 +196,12 @@ def battle_cmd(
             full = Renderer(lang, brief=brief, dice=True).lines(head + game.events + tail)
             log.write_text("\n".join(full) + "\n", "utf-8")
     except FuyukiError as exc:
-        _fail(exc)
+        fail(exc, lang)
+    except KeyboardInterrupt:
+        from rich.console import Console
+
+        from fuyuki.cli.prompt import interrupted
+        interrupted(Console(), lang)
 
 
 # -- war verify -------------------------------------------------------------------------------
@@ -202,23 +211,30 @@ def verify_cmd(
     log: Path = typer.Argument(..., help="a published log with #DICE lines"),
     lang: str = typer.Option("ja", help="ja or en"),
 ) -> None:
-    """Recompute every roll of a published log from its revealed secrets. Exit 0 when all
-    match, 1 when some do not (each is listed), 2 when the log cannot be read."""
+    """Recompute every roll of a published log from its revealed secrets. Exit 0 when every
+    roll is checked and matches; 1 when some roll, secret or line does not match (each is
+    listed) or the log holds no dice; 2 when the log cannot be read; 3 when nothing mismatches
+    but some turns are unverifiable (their secret was never revealed)."""
     from fuyuki.rpg.text import t
 
     lang = _lang(lang)
     try:
-        text = log.read_text("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        _fail(exc)
-    report = verify_lines(text.splitlines())
+        report = war_log(log)
+    except FuyukiError as exc:
+        fail(exc, lang)
     for p in report.problems:
         typer.echo(t(lang, f"verify.{p.code}", line=p.line, **p.params))
     if report.ok:
         typer.echo(t(lang, "verify.ok", commits=report.commits, rolls=report.rolls))
         return
-    typer.echo(t(lang, "verify.summary", bad=len(report.problems), rolls=report.rolls))
-    raise typer.Exit(1)
+    if not report.commits and not report.problems:
+        typer.echo(t(lang, "verify.empty"))
+        raise typer.Exit(1)
+    unverifiable = [p for p in report.problems if p.code == "no_reveal"]
+    bad = len(report.problems) - len(unverifiable)
+    typer.echo(t(lang, "verify.summary", bad=bad, rolls=report.rolls,
+                 unverifiable=sum(p.params["rolls"] for p in unverifiable)))
+    raise typer.Exit(1 if bad else 3)
 
 
 # -- war new ----------------------------------------------------------------------------------
@@ -239,39 +255,36 @@ def new_cmd(
 ) -> None:
     """Start (or resume) a war. People choose their pairs' moves at prompts; the program
     drives the others (all of them with --auto)."""
-    from fuyuki.rpg.roster import lookup_pair, parse_roster
+    from rich.console import Console
+
+    from fuyuki.cli.prompt import interrupted, read_line
+    from fuyuki.rpg.roster import lookup_pair
     from fuyuki.rpg.rules import default_rules
     from fuyuki.rpg.text import Renderer, t
     from fuyuki.rpg.war import War
     from fuyuki.rpg.agents.simple import SimpleAgent
-    from fuyuki.core.data import package_file, read_toml
-    import tomllib
 
     lang = _lang(lang)
     try:
+        for path, opt in ((save, "--save"), (log, "--log")):
+            if path is not None and path != resume:
+                check_output(path, opt)
         rules = default_rules()
         notes: list[list[Any]] = []
         if resume is not None:
-            rec = Record.load(resume)
-            if rec.game != "rpg-war":
-                raise FuyukiError(f"{resume}: not a Grail War RPG save (game={rec.game!r})")
-            cfg = rec.config
-            roster_text, roster_name = cfg["roster_toml"], cfg["roster_path"]
-            humans_ids = list(cfg.get("humans", []))
-            war_seed = cfg.get("seed_text", rec.seed)
-            max_turns = cfg.get("max_turns")
-            notes = list(cfg.get("notes", []))
-            submissions = rec.submissions
+            saved = war_save(resume, lang)
+            ro, roster_text, roster_name = saved["roster"], saved["roster_toml"], saved["roster_path"]
+            humans_ids = list(saved["humans"])
+            war_seed, max_turns = saved["seed"], saved["max_turns"]
+            notes = list(saved["notes"])
+            submissions = saved["submissions"]
             save = save or resume
         else:
-            path = roster or package_file("fuyuki.rpg", "data", "roster.toml")
-            read_toml(path)  # clear error when missing / not TOML
-            roster_text, roster_name = Path(path).read_text("utf-8"), str(path)
+            ro, roster_text, roster_name = roster_file(roster)
             war_seed = seed if seed is not None else secrets.token_hex(16)
             max_turns = turns
             submissions = []
             humans_ids = []
-        ro = parse_roster(tomllib.loads(roster_text), roster_name, rules)
         if resume is None:
             for h in human:
                 humans_ids.append(lookup_pair(ro, h).id)
@@ -311,6 +324,9 @@ def new_cmd(
                 log.write_text("\n".join(lines) + "\n", "utf-8")
                 pub.__init__(lang, brief=brief, dice=True)
 
+        if humans and not quiet:
+            from fuyuki.cli.opening import opening
+            Console(highlight=False).print(opening("war", lang))
         shown = 0
         if quiet:
             shown = len(war.events)
@@ -332,7 +348,7 @@ def new_cmd(
                                                for k, v in me.items.items()) or "-")
                     choice = prompt_choice(lang, me.label, d, names, status)
                     if d.kind == "comm":
-                        memo = typer.prompt(t(lang, "prompt.memo"), default="", show_default=False)
+                        memo = read_line(Console(highlight=False), lang, t(lang, "prompt.memo"))
                         if memo.strip():
                             notes.append([len(war.events), me.label, memo.strip()])
                 else:
@@ -350,6 +366,6 @@ def new_cmd(
         save_now()
         publish()
     except FuyukiError as exc:
-        _fail(exc)
-    except KeyError as exc:
-        _fail(FuyukiError(f"save file: missing {exc}"))
+        fail(exc, lang)
+    except KeyboardInterrupt:
+        interrupted(Console(), lang)

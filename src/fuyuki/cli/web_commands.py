@@ -1,4 +1,4 @@
-"""``fuyuki serve``: Servant Big Battle online (FastAPI + WebSockets, SQLite storage)."""
+"""``fuyuki serve``: the table server of every game (FastAPI + WebSockets, SQLite storage)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import typer
 from fuyuki.core.errors import FuyukiError
 
 HELP = {
-    "ja": "サーヴァント大戦をブラウザで友だちと遊ぶサーバーを起動します。",
-    "en": "Run the server for playing Servant Big Battle with friends in the browser.",
+    "ja": "サーヴァント大戦・聖杯戦争ボードをブラウザで友だちと遊ぶサーバーを起動します。",
+    "en": "Run the server for playing Servant Big Battle or the Grail War Board with friends in the browser.",
 }
 
 
@@ -24,24 +24,52 @@ def register(app: typer.Typer) -> None:
         grace: float = typer.Option(20.0, min=1, max=3600,
                                     help="seconds before a disconnected player's seat is bot-played"),
         allow_origin: list[str] = typer.Option([], help="extra allowed WebSocket Origin (repeatable)"),
+        proxy_headers: bool = typer.Option(
+            False, help="behind a reverse proxy: take the client's address from X-Forwarded-For "
+                        "(only from --forwarded-allow-ips) for rate limits and per-address bounds"),
+        forwarded_allow_ips: str = typer.Option(
+            "127.0.0.1", help="comma-separated addresses of the trusted proxies ('*': any)"),
+        db: str = typer.Option("", help="postgresql://... to keep the tables in PostgreSQL "
+                                        "(default: SQLite in --data)"),
         lang: str = typer.Option("ja", help="message language: ja | en"),
     ) -> None:
         try:
             import uvicorn
 
             from fuyuki.web.app import create_app
-            from fuyuki.web.tables import Settings
+            from fuyuki.web.settings import Settings
         except ImportError as exc:  # pragma: no cover - the web extra is missing
             typer.echo(f"fuyuki serve needs the web extra (pip install 'fuyuki[web]'): {exc}", err=True)
             raise typer.Exit(2) from None
         try:
             settings = Settings(bot_delay=bot_delay, disconnect_grace=grace,
                                 allowed_origins=tuple(allow_origin))
-            app = create_app(data, settings=settings)
+            app = create_app(data, settings=settings, storage=open_storage(db) if db else None)
         except (FuyukiError, OSError) as exc:
             typer.echo(f"fuyuki serve: {exc}", err=True)
             raise typer.Exit(2) from None
         url = f"http://{'localhost' if host in ('127.0.0.1', '0.0.0.0') else host}:{port}/"
         typer.echo(("ロビー: " if lang == "ja" else "Lobby: ") + url)
-        uvicorn.run(app, host=host, port=port, ws_max_size=16384, log_level="warning",
-                    proxy_headers=False)
+        uvicorn.Server(server_config(app, host, port, proxy_headers=proxy_headers,
+                                     forwarded_allow_ips=forwarded_allow_ips)).run()
+
+
+def server_config(app, host: str, port: int, *, proxy_headers: bool = False,
+                  forwarded_allow_ips: str = "127.0.0.1", **kw):
+    """uvicorn's configuration of ``fuyuki serve``: frames over 16 KiB refused; the client's
+    address read from X-Forwarded-For only when ``proxy_headers`` and only from the trusted
+    proxies (otherwise every player behind the proxy would share one rate-limit budget)."""
+    import uvicorn
+
+    return uvicorn.Config(app, host=host, port=port, ws_max_size=16384,
+                          log_level=kw.pop("log_level", "warning"), proxy_headers=proxy_headers,
+                          forwarded_allow_ips=forwarded_allow_ips if proxy_headers else "", **kw)
+
+
+def open_storage(url: str):
+    """The storage of ``--db``: a ``postgresql://`` URL."""
+    if not url.startswith(("postgresql://", "postgres://")):
+        raise FuyukiError(f"--db: a postgresql://... URL (got {url.split(':')[0]!r})")
+    from fuyuki.web.pgstorage import PostgresStorage
+
+    return PostgresStorage(url)

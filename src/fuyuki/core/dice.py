@@ -2,18 +2,26 @@
 
 The trip-code trick of forum games, made checkable. Before a round of play the game master
 publishes ``commitment(secret)`` — the SHA-256 of a secret nobody else knows. Every roll of the
-round is then a fixed function of the secret and a *label* naming the roll::
+round is then a fixed function of the secret, its *number* in the round (1, 2, 3, ...), a
+*label* naming it and the roll before it (a chain)::
 
-    value = roll_value(secret, "t3/pm/red-saber", 10)      # 1..10
+    dice = CommittedDice(secret)
+    dice.roll("t3/pm/red-saber", 10)     # roll 1: roll_value(secret, 1, label, 10)
+    dice.roll("t3/b1/win", 100)          # roll 2: chained to roll 1
 
 and after the round the secret is revealed. Anyone can then check that the secret matches
 the commitment and recompute every published roll: the GM could not have chosen a value after
-seeing the players' moves, and could not re-roll, because a label names one roll only.
+seeing the players' moves; could not re-roll, because a number names one roll only; and
+changing one roll of a published log (its value, its label, or the roll made again under a
+new label) changes every roll after it, while a removed, inserted or moved roll line breaks
+the numbering (see :func:`verify_lines`).
 
 The function (stable, documented, language-independent):
 
-1. ``mac = HMAC-SHA256(key=secret, msg=UTF-8(label))`` for the first try; for try ``k >= 1``
-   the message is ``UTF-8(label) + 0x1F + ASCII(str(k))``.
+1. ``mac = HMAC-SHA256(key=secret, msg=prev + ASCII(str(n)) + 0x1E + UTF-8(label))`` for the
+   first try, ``n`` the roll's number in its round (from 1) and ``prev`` the first-try ``mac``
+   of roll ``n - 1`` (empty for roll 1); for try ``k >= 1`` the message gets
+   ``0x1F + ASCII(str(k))`` appended.
 2. ``x = int.from_bytes(mac, "big")`` (a 256-bit integer).
 3. Let ``limit = 2**256 - (2**256 % faces)``. If ``x < limit`` the die shows
    ``1 + x % faces``; otherwise take the next try (rejection sampling: no modulo bias; a
@@ -34,7 +42,7 @@ import hmac
 import os
 import re
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 MAX_FACES = 10**6
 _SPACE = 2**256
@@ -61,21 +69,29 @@ def check_faces(faces: int) -> int:
     return faces
 
 
-def roll_mac(secret: bytes, label: str, attempt: int = 0) -> bytes:
-    """HMAC-SHA256 of the label (try ``attempt``) under ``secret``."""
-    msg = check_label(label).encode("utf-8")
+def check_index(n: int) -> int:
+    if not isinstance(n, int) or isinstance(n, bool) or n < 1:
+        raise DiceError(f"bad roll number {n!r}: rolls are numbered from 1")
+    return n
+
+
+def roll_mac(secret: bytes, n: int, label: str, attempt: int = 0, prev: bytes = b"") -> bytes:
+    """HMAC-SHA256 of roll number ``n`` named ``label`` (try ``attempt``), chained to the
+    first-try mac ``prev`` of roll ``n - 1``, under ``secret``."""
+    msg = prev + str(check_index(n)).encode("ascii") + b"\x1e" + check_label(label).encode("utf-8")
     if attempt:
         msg += b"\x1f" + str(attempt).encode("ascii")
     return hmac.new(secret, msg, hashlib.sha256).digest()
 
 
-def roll_value(secret: bytes, label: str, faces: int) -> int:
-    """The die (1..faces) named ``label`` under ``secret``; unbiased (rejection sampling)."""
+def roll_value(secret: bytes, n: int, label: str, faces: int, prev: bytes = b"") -> int:
+    """The die (1..faces) of roll number ``n``, named ``label``, chained to ``prev`` (the
+    first-try mac of roll ``n - 1``), under ``secret``; unbiased (rejection sampling)."""
     check_faces(faces)
     limit = _SPACE - (_SPACE % faces)
     attempt = 0
     while True:
-        x = int.from_bytes(roll_mac(secret, label, attempt), "big")
+        x = int.from_bytes(roll_mac(secret, n, label, attempt, prev), "big")
         if x < limit:
             return 1 + x % faces
         attempt += 1
@@ -94,6 +110,7 @@ def fresh_secret() -> bytes:
 
 @dataclass(frozen=True, slots=True)
 class Roll:
+    n: int
     label: str
     faces: int
     value: int
@@ -107,10 +124,13 @@ class Dice(Protocol):
 
 @dataclass
 class CommittedDice:
-    """Dice bound to one secret. Every roll is recorded; a label can be used only once."""
+    """Dice bound to one secret. Every roll is recorded and numbered from 1; a label can be
+    used only once."""
 
     secret: bytes
     rolls: list[Roll] = field(default_factory=list)
+    #: the first-try mac of the last roll: the next roll is chained to it
+    link: bytes = b""
 
     @property
     def commitment(self) -> str:
@@ -119,8 +139,10 @@ class CommittedDice:
     def roll(self, label: str, faces: int) -> int:
         if any(r.label == label for r in self.rolls):
             raise DiceError(f"roll label used twice: {label}")
-        value = roll_value(self.secret, label, faces)
-        self.rolls.append(Roll(label, faces, value))
+        n = len(self.rolls) + 1
+        value = roll_value(self.secret, n, label, faces, self.link)
+        self.link = roll_mac(self.secret, n, label, 0, self.link)
+        self.rolls.append(Roll(n, label, faces, value))
         return value
 
 
@@ -158,7 +180,7 @@ class FixedDice:
             raise DiceError(f"fixed roll {raw!r} given for {label}, which is 1D{faces}")
         if not 1 <= value <= faces:
             raise DiceError(f"fixed roll {value} out of range for {label} (1D{faces})")
-        self.used.append(Roll(label, faces, value))
+        self.used.append(Roll(len(self.used) + 1, label, faces, value))
         return value
 
     @property
@@ -174,20 +196,25 @@ class FixedDice:
 #
 # A log carries three kinds of machine lines (anything else is text for people):
 #
-#     #DICE COMMIT <scope> <sha256-hex>        published before the scope's rolls
-#     #DICE ROLL <label> 1D<faces> <value>     one per roll, in order
-#     #DICE REVEAL <scope> <secret-hex>        published after them
+#     #DICE COMMIT <scope> <sha256-hex>                published before the scope's rolls
+#     #DICE ROLL <n> <label> 1D<faces> <value>         one per roll, numbered 1, 2, 3, ...
+#     #DICE REVEAL <scope> <secret-hex> <rolls>        published after them, with their count
 #
-# A roll belongs to the latest commitment before it that is not yet revealed. When the line
-# right after a ROLL line shows that die in dice-bot style — "(1D100<=65) ＞ 42" — the value
-# shown must be the one published (a GM cannot edit only the text people read).
+# A roll belongs to the scope committed last, which must still be open (scopes do not nest;
+# a scope is committed and revealed once). The numbers of a scope's rolls run 1, 2, 3, ...
+# in the order of the lines, and the reveal states how many there were, so a removed,
+# inserted or moved roll line is found; a roll's value depends on its number, its label and
+# the rolls before it, so a relabelled roll (or one made again under a new label) no longer
+# matches its recomputation, nor does any roll after it.
+# When the line right after a ROLL line shows that die in dice-bot style — "(1D100<=65) ＞ 42"
+# — the value shown must be the one published (a GM cannot edit only the text people read).
 
 
 @dataclass
 class Problem:
-    code: str              # bad_commit, no_commit, no_reveal, mismatch, dup, bad_line
+    code: str              # see the rpg catalog's [verify] table
     line: int
-    params: dict
+    params: dict[str, Any]
 
 
 @dataclass
@@ -202,13 +229,33 @@ class Verification:
 
 
 _SHOWN = re.compile(r"\(1D(\d+)[^)]*\)\s*(?:＞|>)\s*(-?\d+)")
+_HEX = re.compile(r"[0-9a-f]+")
+
+
+@dataclass
+class _Scope:
+    sha: str
+    line: int
+    rolls: list[tuple[int, str, int, int, int]] = field(default_factory=list)  # n label faces value line
+    revealed: bool = False
+
+
+def _number(text: str) -> int:
+    """A plain ASCII decimal number (``int()`` also takes "１２" and "1_2")."""
+    if not text.isascii() or not text.isdigit():
+        raise ValueError(text)
+    return int(text)
 
 
 def verify_lines(lines: list[str]) -> Verification:
     """Check every #DICE line of a published log (see above)."""
     out = Verification()
-    scopes: dict[str, dict] = {}
+    scopes: dict[str, _Scope] = {}
     open_scope: str | None = None
+
+    def problem(code: str, n: int, **params: object) -> None:
+        out.problems.append(Problem(code, n, dict(params)))
+
     for n, raw in enumerate(lines, 1):
         line = raw.strip()
         if not line.startswith("#DICE"):
@@ -217,57 +264,74 @@ def verify_lines(lines: list[str]) -> Verification:
         try:
             kind = parts[1]
             if kind == "COMMIT":
+                if len(parts) != 4 or not _HEX.fullmatch(parts[3].lower()):
+                    raise ValueError(line)
                 scope, sha = parts[2], parts[3].lower()
-                scopes[scope] = {"sha": sha, "rolls": [], "line": n, "revealed": False}
-                open_scope = scope
                 out.commits += 1
+                if scope in scopes:
+                    problem("tamper.dup_commit", n, scope=scope, first=scopes[scope].line)
+                    continue
+                if open_scope is not None:
+                    problem("tamper.nested", n, scope=scope, open=open_scope)
+                scopes[scope] = _Scope(sha, n)
+                open_scope = scope
             elif kind == "ROLL":
-                label, die, value = parts[2], parts[3], int(parts[4])
+                if len(parts) != 6:
+                    raise ValueError(line)
+                num, label, die, value = _number(parts[2]), parts[3], parts[4], int(parts[5])
                 if not die.upper().startswith("1D"):
                     raise ValueError(die)
-                faces = int(die[2:])
+                faces = _number(die[2:])
                 out.rolls += 1
                 if open_scope is None:
-                    out.problems.append(Problem("no_commit", n, {"label": label}))
+                    problem("no_commit", n, label=label)
                     continue
                 sc = scopes[open_scope]
-                if any(r[0] == label for r in sc["rolls"]):
-                    out.problems.append(Problem("dup", n, {"label": label}))
-                sc["rolls"].append((label, faces, value, n))
+                want = len(sc.rolls) + 1
+                if num != want:
+                    problem("tamper.number", n, label=label, number=num, expected=want)
+                if any(r[1] == label for r in sc.rolls):
+                    problem("dup", n, label=label)
+                sc.rolls.append((num, label, faces, value, n))
                 if n < len(lines):
                     m = _SHOWN.search(lines[n])
                     if m and int(m.group(1)) == faces and int(m.group(2)) != value:
-                        out.problems.append(Problem("shown", n + 1, {
-                            "label": label, "value": value, "shown": int(m.group(2))}))
+                        problem("shown", n + 1, label=label, value=value, shown=int(m.group(2)))
             elif kind == "REVEAL":
-                scope, secret_hex = parts[2], parts[3]
-                sc = scopes.get(scope)
-                if sc is None:
-                    out.problems.append(Problem("bad_line", n, {}))
+                if len(parts) != 5 or not _HEX.fullmatch(parts[3].lower()):
+                    raise ValueError(line)
+                scope, secret, count = parts[2], bytes.fromhex(parts[3]), _number(parts[4])
+                sc2 = scopes.get(scope)
+                if sc2 is None:
+                    problem("bad_line", n)
                     continue
-                secret = bytes.fromhex(secret_hex)
-                sc["revealed"] = True
-                if commitment(secret) != sc["sha"]:
-                    out.problems.append(Problem("bad_commit", n, {"scope": scope}))
-                for label, faces, value, ln in sc["rolls"]:
-                    try:
-                        expected = roll_value(secret, label, faces)
-                    except DiceError:
-                        out.problems.append(Problem("bad_line", ln, {}))
-                        continue
-                    if expected != value:
-                        out.problems.append(Problem("mismatch", ln, {
-                            "label": label, "faces": faces, "value": value,
-                            "expected": expected}))
+                if sc2.revealed:
+                    problem("tamper.dup_reveal", n, scope=scope)
+                    continue
+                sc2.revealed = True
                 if open_scope == scope:
                     open_scope = None
+                if commitment(secret) != sc2.sha:
+                    problem("bad_commit", n, scope=scope)
+                if count != len(sc2.rolls):
+                    problem("tamper.count", n, scope=scope, count=count, found=len(sc2.rolls))
+                link = b""
+                for num, label, faces, value, ln in sc2.rolls:
+                    try:
+                        expected = roll_value(secret, num, label, faces, link)
+                        link = roll_mac(secret, num, label, 0, link)
+                    except DiceError:
+                        problem("bad_line", ln)
+                        continue
+                    if expected != value:
+                        problem("mismatch", ln, label=label, faces=faces, value=value,
+                                expected=expected)
             else:
                 raise ValueError(kind)
         except (IndexError, ValueError):
-            out.problems.append(Problem("bad_line", n, {}))
+            problem("bad_line", n)
     for scope, sc in scopes.items():
-        if not sc["revealed"]:
-            out.problems.append(Problem("no_reveal", sc["line"],
-                                        {"scope": scope, "rolls": len(sc["rolls"])}))
+        if not sc.revealed:
+            problem("no_reveal", sc.line, scope=scope, rolls=len(sc.rolls))
     out.problems.sort(key=lambda p: p.line)
     return out

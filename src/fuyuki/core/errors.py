@@ -21,12 +21,17 @@ class IllegalAction(FuyukiError):
 
 
 class DataError(FuyukiError):
-    """A rules data file (cards, editions, rosters...) is invalid."""
+    """A file a user gave (cards, scenario, save, roster...) or a rules data file is invalid.
 
-    def __init__(self, file: str, key: str, reason: str) -> None:
+    ``reason`` is English; ``code`` and ``params`` (optional) name the reason for the ja/en
+    catalog (``load.reason.<code>``, see :mod:`fuyuki.core.load`)."""
+
+    def __init__(self, file: str, key: str, reason: str, code: str = "", **params: object) -> None:
         self.file = file
         self.key = key
         self.reason = reason
+        self.code = code
+        self.params = params
         super().__init__(f"{file}: {key}: {reason}")
 
 

@@ -8,13 +8,14 @@ suite checks both catalogs have the same keys.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
 from fuyuki.core.data import read_toml
 
 LANGS = ("ja", "en")
-_catalogs: dict[str, dict[str, dict[str, str]]] = {}
+_catalogs: dict[str, dict[str, str]] = {}
 
 
 def _flatten(prefix: str, table: dict[str, Any], out: dict[str, str]) -> None:
@@ -38,9 +39,14 @@ def keys(lang: str) -> set[str]:
     return set(_catalogs.get(lang, {}))
 
 
-class _Safe(dict):
+class _Safe(dict[str, Any]):
     def __missing__(self, key: str) -> str:
         return "{" + key + "}"
+
+
+# English counts: "1 seals" reads "1 seal" (templates say "{n} seals" for every n).
+_ONE = re.compile(r"(?<![\d.,−-])\b1 (seal|gem|card|roll|turn|decision|round|commitment|game"
+                  r"|mismatch|point|item)(?:es|s)\b")
 
 
 def tr(lang: str, key: str, **params: Any) -> str:
@@ -48,7 +54,8 @@ def tr(lang: str, key: str, **params: Any) -> str:
     template = _catalogs.get(lang, {}).get(key) or _catalogs.get("en", {}).get(key)
     if template is None:
         return key + (" " + " ".join(f"{k}={v}" for k, v in params.items()) if params else "")
-    return template.format_map(_Safe(params))
+    text = template.format_map(_Safe(params))
+    return _ONE.sub(r"1 \1", text) if lang == "en" else text
 
 
 def pick(text: dict[str, str] | str, lang: str) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from typing import Any
 
 
 def derive_seed(seed: int | str, name: str) -> int:
@@ -36,7 +37,7 @@ def copy_stream(rng: random.Random) -> random.Random:
     return other
 
 
-def shuffle(rng: random.Random, cards: list) -> None:
+def shuffle(rng: random.Random, cards: list[Any]) -> None:
     """Shuffle ``cards`` in place with exactly the draws and the result of
     ``rng.shuffle(cards)`` (CPython's Fisher–Yates over ``getrandbits``, rejection-sampled,
     so unbiased), as a loop the compiled build runs natively instead of the standard

@@ -485,7 +485,7 @@ class Battle:
             answers = yield {p.seat: Decision("abandon", ("together", "abandon"),
                                               {"side": loser, "cost": cost})
                              for p in side.pairs}
-            marks = {p.id: answers[p.seat] for p in side.pairs}
+            marks = {p.label: answers[p.seat] for p in side.pairs}   # shown to people
             joint = all(v == "together" for v in marks.values())
             self.ev("abandon", side=loser, choices=marks, joint=joint)
         groups = [side.pairs] if joint else [[p] for p in side.pairs]

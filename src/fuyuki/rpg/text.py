@@ -4,8 +4,8 @@ Lines that start with two spaces are the detailed breakdown; ``brief=True`` drop
 With ``dice=True`` every roll also gets a machine line that ``fuyuki war verify`` reads::
 
     #DICE COMMIT <scope> <sha256-hex>
-    #DICE ROLL <label> 1D<faces> <value>
-    #DICE REVEAL <scope> <secret-hex>
+    #DICE ROLL <n> <label> 1D<faces> <value>
+    #DICE REVEAL <scope> <secret-hex> <rolls>
 """
 
 from __future__ import annotations
@@ -52,6 +52,8 @@ class Renderer:
     def __init__(self, lang: str = "ja", brief: bool = False, dice: bool = False):
         self.lang, self.brief, self.dice = lang, brief, dice
         self.sides: list[str] = ["A", "B"]
+        #: rolls since the last commitment: every roll of a scope is numbered from 1
+        self.rolled = 0
 
     def lines(self, events: Iterable[Event]) -> list[str]:
         out: list[str] = []
@@ -89,9 +91,11 @@ class Renderer:
 
     # -- dice -------------------------------------------------------------------------------
     def ev_roll(self, label: str, faces: int, value: int) -> list[str]:
-        return [f"#DICE ROLL {label} 1D{faces} {value}"] if self.dice else []
+        self.rolled += 1
+        return [f"#DICE ROLL {self.rolled} {label} 1D{faces} {value}"] if self.dice else []
 
     def ev_dice_commit(self, scope: str, sha: str, turn: Any = None) -> list[str]:
+        self.rolled = 0
         out = [self.tr("dice.commit", turn=turn, sha=sha) if turn is not None
                else self.tr("dice.commit_scope", scope=scope, sha=sha)]
         if self.dice:
@@ -102,7 +106,7 @@ class Renderer:
         out = [self.tr("dice.reveal", turn=turn, secret=secret) if turn is not None
                else self.tr("dice.reveal_scope", scope=scope, secret=secret)]
         if self.dice:
-            out.append(f"#DICE REVEAL {scope} {secret}")
+            out.append(f"#DICE REVEAL {scope} {secret} {self.rolled}")
         return out
 
     # -- battle -------------------------------------------------------------------------------
@@ -257,7 +261,8 @@ class Renderer:
 
     def ev_abandon(self, side: int, choices: dict[str, str], joint: bool) -> list[str]:
         marks = self.tr("sep").join(
-            f"{k}:{self.tr('battle.together') if v == 'together' else self.tr('battle.abandon_mark')}"
+            f"{k}{'：' if self.lang == 'ja' else ': '}"
+            f"{self.tr('battle.together') if v == 'together' else self.tr('battle.abandon_mark')}"
             for k, v in choices.items())
         return [self.tr("battle.abandon", side=self.sd(side), marks=marks,
                         result=self.tr("battle.abandon_joint" if joint else "battle.abandon_each"))]

@@ -12,6 +12,7 @@ from typing import Any, Callable
 
 from fuyuki.core.dice import CommittedDice, derive_secret
 from fuyuki.core.events import Event
+from fuyuki.core.outcome import outcome
 from fuyuki.core.protocol import Decision
 from fuyuki.rpg.battle import Battle, BattleOutcome, Side, ask, snipe_allowed
 from fuyuki.rpg.flow import Flow
@@ -239,9 +240,12 @@ class War:
         faction = None
         if reason == "faction":
             faction = self.roster.factions.get(alive[0].pair.faction)
-        self._result = {"reason": reason, "turns": self.turn, "faction": alive[0].pair.faction
-                        if reason == "faction" else None,
-                        "survivors": [p.id for p in alive], "ranking": [r["id"] for r in rows]}
+        winners = sorted(p.seat for p in alive) if reason in ("faction", "last") else []
+        places = [winners] if winners else []
+        places += [[p.seat] for p in ranking if p.seat not in winners]
+        self._result = outcome(winners, reason, places, self.turn, turns=self.turn,
+                               faction=alive[0].pair.faction if reason == "faction" else None,
+                               survivors=[p.id for p in alive])
         self.ev("war_end", reason=reason, turns=self.turn, faction=faction,
                 who=alive[0].label if len(alive) == 1 else "", ranking=rows)
 
@@ -469,8 +473,8 @@ class War:
                 if moved:
                     ps.seals -= 1
                     target.seals += 1
-                self.ev("seal_gift", (ps.seat, target.seat), who=ps.label, target=target.label, accepted=reply == "accept",
-                        moved=moved)
+                self.ev("seal_gift", (ps.seat, target.seat), who=ps.label, target=target.label,
+                        accepted=reply == "accept", moved=moved)
             elif choice.startswith("offer:"):
                 target = self.by_id[choice[6:]]
                 if not target.alive or target.id in ps.allies:

@@ -8,11 +8,13 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Sequence
 
 from fuyuki.core.protocol import Decision
-from fuyuki.sbb.cards import Action, card_value, parse_action
+from fuyuki.sbb.cards import Action, parse_action
+from fuyuki.sbb.abilities import Loss
 from fuyuki.sbb.game import Answers, Game, step
+from fuyuki.sbb.state import Op
 
 
 @step
@@ -21,14 +23,7 @@ def step_battle(g: Game, li: int, parts: Sequence[int] | None = None) -> None:
     reveal already grouped them)."""
     s = g.s
     if parts is None:
-        colour = g.rules.cards.lands[s.lands[li]].colour
-        found: list[int] = []
-        for seat in s.order():
-            bid = s.bids[seat]
-            a = parse_action(bid) if bid else None
-            if a is not None and a.colour == colour:
-                found.append(seat)
-        parts = found
+        parts = bidders(g, li)
     if not parts:
         return
     land = s.lands[li]
@@ -46,14 +41,26 @@ def step_battle(g: Game, li: int, parts: Sequence[int] | None = None) -> None:
     g.emit("battle", land=land, seats=list(parts))
     asks = {}
     for seat in parts:
-        if g.ability(seat) == "jewel":
-            cards = tuple(sorted({c for c in s.hand[seat] if parse_action(c)}))
-            if cards:
-                asks[seat] = Decision("jewel", ("pass",) + cards, {"land": land})
+        offer = g.ab(seat).battle_offer(g, seat, land)
+        if offer is not None:
+            asks[seat] = offer
     if asks:
         g.ask(asks, ("battle_fight", li, tuple(parts)))
     else:
         g.then(("battle_fight", li, tuple(parts), {}))
+
+
+def bidders(g: Game, li: int) -> tuple[int, ...]:
+    """The seats that bid an action card of land ``li``'s colour, from the parent to the left."""
+    s = g.s
+    colour = g.rules.cards.lands[s.lands[li]].colour
+    found: list[int] = []
+    for seat in s.order():
+        bid = s.bids[seat]
+        a = parse_action(bid) if bid else None
+        if a is not None and a.colour == colour:
+            found.append(seat)
+    return tuple(found)
 
 
 def bid_action(g: Game, seat: int) -> Action:
@@ -61,6 +68,19 @@ def bid_action(g: Game, seat: int) -> Action:
     a = parse_action(g.s.bids[seat] or "")
     assert a is not None, f"seat {seat} is in a battle without an action card"
     return a
+
+
+def played_np(g: Game, seat: int) -> bool:
+    """Whether ``seat`` bid a 宝具 card this round."""
+    bid = g.s.bids[seat]
+    return bid is not None and bid.split("-")[1:2] == ["np"]
+
+
+def god_hand(g: Game, seat: int) -> bool:
+    """Whether ``seat``'s servant cannot be destroyed (ゴッドハンド: automatic, or in v1.0 with
+    a 宝具 card bid)."""
+    sv = g.servant_card(seat)
+    return sv.indestructible and (sv.id in g.rules.auto_np or played_np(g, seat))
 
 
 def take_gems(g: Game, li: int, seat: int) -> None:
@@ -72,16 +92,12 @@ def take_gems(g: Game, li: int, seat: int) -> None:
 
 
 @step
-def step_battle_fight(g: Game, li: int, parts: Sequence[int], jewels: Answers) -> None:
+def step_battle_fight(g: Game, li: int, parts: Sequence[int], offers: Answers) -> None:
     s, r = g.s, g.rules
     land_card = r.cards.lands[s.lands[li]]
     bonus = dict.fromkeys(parts, 0)
-    for seat, card in jewels.items():
-        if card != "pass":
-            s.hand[seat].remove(card)
-            s.adisc.append(card)
-            bonus[seat] += card_value(card)
-            g.emit("jewel", seat=seat, card=card, value=card_value(card))
+    for seat, answer in offers.items():
+        bonus[seat] += g.ab(seat).battle_answer(g, seat, answer)
     kind = {p: bid_action(g, p).kind for p in parts}
     eff = dict(kind)
     for p in parts:
@@ -93,15 +109,22 @@ def step_battle_fight(g: Game, li: int, parts: Sequence[int], jewels: Answers) -
     sorties = [p for p in parts if eff[p] == "sortie"]
     all_sortie = not nps
     totals = {}
+    terms: dict[str, list[list[Any]]] = {}   # what each total is made of, for the log
     for p in parts:
-        t = g.power(p) + bid_action(g, p).value + bonus[p]
+        term: list[tuple[Any, int]] = [(s.bids[p], bid_action(g, p).value),
+                                       (s.servant[p], g.power(p))]
+        if bonus[p]:
+            term.append(("jewel", bonus[p]))
         if r.land_modifiers and land_card.mod_servant == s.servant[p]:
-            t += land_card.mod_bonus
-        if all_sortie and g.ability(p) == "snake":
-            t += int(g.master_card(p).params["bonus"])
-        totals[p] = t
+            term.append(("land", land_card.mod_bonus))
+        ab = g.ab(p)
+        extra = ab.total_bonus(all_sortie)
+        if extra:
+            term.append((ab.kind, extra))
+        totals[p] = sum(v for _, v in term)
+        terms[str(p)] = [list(t) for t in term]
     g.emit("totals", land=land_card.id, totals={str(p): totals[p] for p in parts},
-           kinds={str(p): eff[p] for p in parts})
+           kinds={str(p): eff[p] for p in parts}, parts=terms)
     if nps and sorties:
         g.emit("case1", land=land_card.id, losers=sorties)
         if len(nps) == 1:
@@ -118,9 +141,10 @@ def step_battle_fight(g: Game, li: int, parts: Sequence[int], jewels: Answers) -
         _compare_sorties(g, li, parts, totals)
 
 
-def _compare_nps(g: Game, li: int, parts, nps, totals) -> None:
+def _compare_nps(g: Game, li: int, parts: Sequence[int], nps: list[int],
+                 totals: dict[int, int]) -> None:
     """Case 2 among the 宝具 players (フラガラック wins whatever the totals)."""
-    fr = [p for p in nps if g.ability(p) == "fragarach"]
+    fr = [p for p in nps if g.ab(p).wins_np_compare]
     if fr:
         g.emit("fragarach", seats=fr)
         winners = fr
@@ -135,7 +159,7 @@ def _compare_nps(g: Game, li: int, parts, nps, totals) -> None:
         _resolve_winners(g, li, parts, winners, single=False)
 
 
-def _compare_sorties(g: Game, li: int, parts, totals) -> None:
+def _compare_sorties(g: Game, li: int, parts: Sequence[int], totals: dict[int, int]) -> None:
     """Case 3: highest 出撃 total takes the gems; a tie splits (or tie dice)."""
     s = g.s
     best = max(totals.values())
@@ -164,7 +188,7 @@ def _compare_sorties(g: Game, li: int, parts, totals) -> None:
     g.emit("case3_split", seats=tied, land=land, each=share, left=s.gems_on[li])
 
 
-def _coins(g: Game, parts, winner: int) -> None:
+def _coins(g: Game, parts: Sequence[int], winner: int) -> None:
     """聖杯大戦争: a battle with exactly one winner moves a coin from every other participant."""
     if not g.rules.coins:
         return
@@ -176,11 +200,15 @@ def _coins(g: Game, parts, winner: int) -> None:
             g.emit("coin", seat=p, to_seat=winner)
 
 
-def _tsubame(g: Game, li: int, parts, w: int, total: int, sorties) -> None:
+def _tsubame(g: Game, li: int, parts: Sequence[int], w: int, total: int,
+             sorties: list[int]) -> None:
     """つばめ返し: アサシン's 宝具 card against only 出撃 wins; with a total at least an
-    opponent's card value it destroys one such opponent's servant, its player choosing."""
+    opponent's card value it destroys one such opponent's servant, its player choosing.
+    The candidates it can destroy come first, from the parent to the left: the first is the
+    choice when none is given [R-33] (a cut at ゴッドハンド is wasted)."""
     s = g.s
-    cands = tuple(q for q in sorties if total >= bid_action(g, q).value)
+    reach = [q for q in sorties if total >= bid_action(g, q).value]
+    cands = tuple([q for q in reach if not god_hand(g, q)] + [q for q in reach if god_hand(g, q)])
     g.emit("tsubame", seat=w, land=s.lands[li], candidates=list(cands))
     if not cands:
         g.then(("win_gems", li, w, tuple(parts)))
@@ -192,32 +220,29 @@ def _tsubame(g: Game, li: int, parts, w: int, total: int, sorties) -> None:
 
 
 @step
-def step_tsubame_cut(g: Game, li: int, w: int, parts: tuple, answers: Answers) -> None:
+def step_tsubame_cut(g: Game, li: int, w: int, parts: tuple[int, ...],
+                     answers: Answers) -> None:
     target = answers[w]
     g.then(("losses", ((target, "servant", "destroy", w),), "tsubame"), ("win_gems", li, w, parts))
 
 
 @step
-def step_win_gems(g: Game, li: int, w: int, parts: tuple) -> None:
+def step_win_gems(g: Game, li: int, w: int, parts: tuple[int, ...]) -> None:
     take_gems(g, li, w)
     _coins(g, parts, w)
 
 
 # ---------------------------------------------------------------------- 宝具 effects
-def effect_losses(g: Game, w: int, parts) -> tuple[tuple, int]:
+def effect_losses(g: Game, w: int, parts: Sequence[int]) -> tuple[tuple[Loss, ...], int]:
     """The losses the 宝具 of ``w`` would cause against the other participants, and the pool
     gems it would take, decided against the battle as it stands."""
-    s, r = g.s, g.rules
-    sv = g.servant_card(w)
-    own = False  # may the keyword test count the resolving player's own servant?
-    if g.ability(w) == "infinite_blades" and r.blades_as:
-        # ubw/hf: 士郎's 無限の剣製 is used instead of his servant's 宝具 against the servants
-        # (or masters) the mode names; it tests the keyword like アーチャー, counting his own
-        vs = r.shirou_blades_vs
-        if any(q != w and (s.servant[q] in vs or s.master[q] in vs) for q in parts):
-            sv = r.cards.servants[r.blades_as]
-            own = True
-            g.emit("infinite_blades", seat=w, servant=sv.id)
+    s = g.s
+    # a master may use another 宝具 than the servant's (無限の剣製); its keyword test may
+    # then count the resolving player's own servant
+    sv = g.ab(w).np_servant(g, w, tuple(parts))
+    own = sv is not None
+    if sv is None:
+        sv = g.servant_card(w)
     eff = sv.effect
     if eff.empty:
         return (), 0
@@ -239,7 +264,8 @@ def effect_losses(g: Game, w: int, parts) -> tuple[tuple, int]:
     return tuple(losses), eff.pool_gems
 
 
-def _resolve_winners(g: Game, li: int, parts, winners, single: bool) -> None:
+def _resolve_winners(g: Game, li: int, parts: Sequence[int], winners: list[int],
+                     single: bool) -> None:
     items = []
     for w in winners:
         losses, pool_gems = effect_losses(g, w, parts)
@@ -250,7 +276,8 @@ def _resolve_winners(g: Game, li: int, parts, winners, single: bool) -> None:
 
 
 @step
-def step_effects(g: Game, items: tuple, idx: int, kept: tuple, after) -> None:
+def step_effects(g: Game, items: tuple[Any, ...], idx: int, kept: tuple[Any, ...],
+                 after: Op | None) -> None:
     """Offer 強運 against each effect in turn, then apply what was not negated together."""
     if idx == len(items):
         losses = tuple(loss for _, ls, _ in kept for loss in ls)
@@ -274,7 +301,7 @@ def step_effects(g: Game, items: tuple, idx: int, kept: tuple, after) -> None:
         g.then(("effects", items, idx + 1, kept + (items[idx],), after))
 
 
-def offer_luck(g: Game, cont: tuple, source: int, targets: tuple) -> None:
+def offer_luck(g: Game, cont: Op, source: int, targets: tuple[int, ...]) -> None:
     """強運 is offered to every player at once, so nobody learns who holds it."""
     s = g.s
     asks = {}
@@ -300,7 +327,8 @@ def luck_used(g: Game, answers: Answers) -> int | None:
 
 
 @step
-def step_effects_luck(g: Game, items, idx, kept, after, answers: Answers) -> None:
+def step_effects_luck(g: Game, items: tuple[Any, ...], idx: int, kept: tuple[Any, ...],
+                      after: Op | None, answers: Answers) -> None:
     if luck_used(g, answers) is None:
         kept = kept + (items[idx],)
     g.then(("effects", items, idx + 1, kept, after))

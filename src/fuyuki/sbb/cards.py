@@ -15,21 +15,10 @@ from mypy_extensions import mypyc_attr
 
 from fuyuki.core.data import Table, package_file, read_toml
 from fuyuki.core.errors import DataError
+from fuyuki.sbb.abilities import ABILITIES, Ability, make_ability
 
-MASTER_ABILITIES = {
-    "none": (),
-    "substitute": (),
-    "jewel": (),
-    "darken": ("mana", "power"),
-    "fetch_master": ("card", "trigger"),
-    "vessel": ("victory",),
-    "overseer": ("gems",),
-    "life_extension": (),
-    "fragarach": (),
-    "snake": ("bonus",),
-    "dojo": (),
-    "infinite_blades": (),
-}
+#: every master ability kind and the parameters a card gives it (the registry's view)
+MASTER_ABILITIES = {kind: cls.params for kind, cls in ABILITIES.items()}
 FETCH_TRIGGERS = ("master_destroyed", "master_lost", "servant_destroyed")
 EFFECT_KEYS = ("destroy", "cancel", "sure_hit", "pool_gems", "needs_faceup_keyword")
 PASSIVE_KEYS = ("indestructible", "hand_penalty", "retaliate", "tsubame", "np_as_sortie_vs_np")
@@ -46,6 +35,8 @@ class Master:
     params: dict[str, Any]
     ability_name: dict[str, str]
     text: dict[str, str]
+    #: the ability's entry of fuyuki.sbb.abilities, made from ``ability`` and ``params``
+    hooks: Ability = field(compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +96,7 @@ class Action:
     value: int
 
 
-def _reduce_frozen(card: Any) -> tuple:
+def _reduce_frozen(card: Any) -> tuple[Any, ...]:
     return type(card), tuple(getattr(card, f.name) for f in fields(card))
 
 
@@ -150,12 +141,6 @@ class CardSet:
         """The 強運 (reaction) cards of a deck."""
         return tuple(c for c in deck if c in self.events and self.events[c].kind == "luck")
 
-    def land_of_colour(self, colour: str) -> Land:
-        for land in self.lands.values():
-            if land.colour == colour:
-                return land
-        raise KeyError(colour)
-
 
 _ACTION_CACHE: dict[str, Action | None] = {}
 
@@ -168,7 +153,8 @@ def parse_action(card: str) -> Action | None:
         pass
     parts = card.split("-")
     result = None
-    if len(parts) == 3 and parts[1] in ("sortie", "np") and parts[2].isdigit():
+    if len(parts) == 3 and parts[1] in ("sortie", "np") and parts[2].isascii() \
+            and parts[2].isdigit():  # not "²" nor "１": int() would refuse or misread them
         result = Action(card, parts[0], parts[1], int(parts[2]))
     _ACTION_CACHE[card] = result
     return result
@@ -206,7 +192,8 @@ def load_cards(path: str | Path | None = None) -> CardSet:
             if k in params:
                 ab.int(k, lo=0)
         m = Master(t.str("id"), t.text("name"), t.int("mana", lo=0, hi=20), kind, params,
-                   t.text("ability_name", {"ja": "", "en": ""}), t.text("text", {"ja": "", "en": ""}))
+                   t.text("ability_name", {"ja": "", "en": ""}), t.text("text", {"ja": "", "en": ""}),
+                   make_ability(kind, params))
         if m.id in masters:
             raise t.fail("id", f"duplicate master id {m.id!r}")
         masters[m.id] = m

@@ -23,8 +23,10 @@ from fuyuki.core.events import Event
 from fuyuki.core.protocol import Decision, check_choice
 from fuyuki.core.record import Record
 from fuyuki.core.rng import shuffle, stream
+from fuyuki.sbb.abilities import Ability
+from fuyuki.sbb.cards import Master, Servant
 from fuyuki.sbb.rules import Rules
-from fuyuki.sbb.state import State
+from fuyuki.sbb.state import Op, State
 
 Step = Callable[..., None]
 #: what a step asked, answered: the choice of each asked seat
@@ -77,9 +79,11 @@ class Game:
             return dict(s.asking)
         return {seat: d for seat, d in s.asking.items() if seat not in s.answers}
 
-    def submit(self, seat: int, choice: Any) -> None:
+    def submit(self, seat: Any, choice: Any) -> None:
         """Answer ``seat``'s open decision. Raises :class:`IllegalAction` (and changes
-        nothing) if the seat has no open decision or the choice is not an option."""
+        nothing) if the seat has no open decision or the choice is not an option. ``seat`` is
+        typed Any so that the compiled build refuses ``"0"`` or ``None`` with
+        IllegalAction("no_such_seat") rather than a TypeError."""
         s = self.s
         decision = s.asking.get(seat) if type(seat) is int else None
         if decision is None or seat in s.answers or s.over:
@@ -137,11 +141,11 @@ class Game:
         if not self.quiet:
             self.s.events.append(Event(_kind, data, to))
 
-    def then(self, *steps: tuple) -> None:
+    def then(self, *steps: Op) -> None:
         """Run ``steps`` next, in the given order, before anything already scheduled."""
         self.s.stack.extend(reversed(steps))
 
-    def ask(self, decisions: dict[int, Decision], cont: tuple) -> None:
+    def ask(self, decisions: dict[int, Decision], cont: Op) -> None:
         """Ask every seat in ``decisions``; when all have answered, run ``cont + (answers,)``."""
         s = self.s
         s.asking, s.answers, s.cont = decisions, {}, cont
@@ -156,22 +160,38 @@ class Game:
             if immediate:
                 self.check_end()
 
+    def flip(self, seat: int, what: str) -> None:
+        """Turn a seat's master or servant face up (a public event naming the card)."""
+        s = self.s
+        ups = s.m_up if what == "master" else s.s_up
+        if not ups[seat]:
+            ups[seat] = True
+            card = s.master[seat] if what == "master" else s.servant[seat]
+            self.emit("flip", seat=seat, what=what, card=card)
+
+    def fires(self, seat: int) -> None:
+        """A master ability fires: a master still on the table turns face up first, so that
+        its event never names a card face down [R-35]."""
+        if self.s.master[seat]:
+            self.flip(seat, "master")
+
     # ------------------------------------------------------------------ card facts
-    def master_card(self, seat: int):
+    def master_card(self, seat: int) -> Master:
         return self.rules.cards.masters[self.s.master[seat]]
 
-    def servant_card(self, seat: int):
+    def servant_card(self, seat: int) -> Servant:
         return self.rules.cards.servants[self.s.servant[seat]]
 
-    def ability(self, seat: int) -> str:
-        return self.rules.cards.masters[self.s.master[seat]].ability
+    def ab(self, seat: int) -> Ability:
+        """The seat's master's ability (its hooks: fuyuki.sbb.abilities)."""
+        return self.rules.cards.masters[self.s.master[seat]].hooks
 
     def mana(self, seat: int) -> int:
-        """The seat's 魔力 (hand limit): dark 桜 5, バーサーカー face up −1."""
+        """The seat's 魔力 (hand limit): the master's (dark 桜 5), バーサーカー face up −1."""
         if not self.rules.hand_limit:
             return self.rules.hand_size  # v1.x: no 魔力, the same hand size for all
         m = self.master_card(seat)
-        mana = int(m.params.get("mana", m.mana)) if self.s.dark[seat] else m.mana
+        mana = m.hooks.mana(m, self.s.dark[seat])
         if self.rules.berserker_penalty and self.s.s_up[seat]:
             mana -= self.servant_card(seat).hand_penalty
         return max(mana, 0)
@@ -180,14 +200,11 @@ class Game:
         sv = self.servant_card(seat)
         power = self.rules.power_override.get(sv.id, sv.power)
         if self.s.dark[seat]:
-            power += int(self.master_card(seat).params.get("power", 0))
+            power += self.ab(seat).dark_power()
         return power
 
     def victory_target(self, seat: int) -> int:
-        m = self.master_card(seat)
-        if m.ability == "vessel" and not self.rules.vessel_ends_game:
-            return int(m.params["victory"])
-        return self.rules.victory_gems
+        return self.ab(seat).victory_target(self.rules)
 
     def check_end(self) -> bool:
         """End the game if an end condition is met now (a round's end, or after every step
@@ -205,8 +222,9 @@ class Game:
         if r.vessel_ends_game:  # v1.x 聖杯の器: she wins at once, the others rank by gems
             for i in s.order():
                 m = self.rules.cards.masters.get(s.master[i])
-                if m and m.ability == "vessel" and s.gems[i] >= int(m.params["victory"]):
-                    flip(self, i, "master")
+                at = m.hooks.wins_at_once(r) if m else None
+                if at is not None and s.gems[i] >= at:
+                    self.flip(i, "master")
                     self.end_game("vessel", [i])
                     return True
         if max(s.gems) < r.lowest_target:
@@ -215,8 +233,8 @@ class Game:
                    if s.master[i] and 0 < self.victory_target(i) <= s.gems[i]]
         if reached:
             for i in reached:
-                if self.ability(i) == "vessel" and self.victory_target(i) < r.victory_gems:
-                    flip(self, i, "master")
+                if self.victory_target(i) < r.victory_gems:  # a master's own condition fired
+                    self.flip(i, "master")
             best = max(s.gems[i] for i in reached)
             self.end_game("victory", [i for i in reached if s.gems[i] == best])
             return True
@@ -321,12 +339,7 @@ class Game:
 
 def flip(g: Game, seat: int, what: str) -> None:
     """Turn a seat's master or servant face up (a public event naming the card)."""
-    s = g.s
-    ups = s.m_up if what == "master" else s.s_up
-    if not ups[seat]:
-        ups[seat] = True
-        card = s.master[seat] if what == "master" else s.servant[seat]
-        g.emit("flip", seat=seat, what=what, card=card)
+    g.flip(seat, what)
 
 
 # ---------------------------------------------------------------------- construction

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from fuyuki.core.data import Table, read_toml
+from fuyuki.core.protocol import Decision
 from fuyuki.core.errors import DataError, ScenarioError
 from fuyuki.core.record import Record
 from fuyuki.core.rng import stream
@@ -23,10 +24,44 @@ from fuyuki.sbb.rules import Rules
 from fuyuki.sbb.state import State
 from fuyuki.sbb.text import render
 
+#: the most gems a scenario may hold when the game's gems are unlimited (聖杯大戦争)
+GEMS_UNLIMITED = 10_000
 SEAT_KEYS = ["master", "servant", "gems", "dark", "revealed", "bid", "hand", "choices", "coins"]
 CHOICE_KEYS = ["substitute", "jewel", "luck", "swap", "tsubame"]
 TOP_KEYS = ["players", "parent", "pool", "seed", "edition", "mode", "options", "lands", "seat",
             "round", "title", "expect"]
+
+
+EXPECT_KEYS = ["events", "no_events", "pool", "next_parent", "game_over", "winners", "lands",
+               "seat"]
+RESULT_SEAT_KEYS = ["gems", "master", "servant", "master_lost", "servant_lost", "dark",
+                    "revealed", "hand_size", "coins"]
+
+
+def _check_expect(top: Table, rules: Rules, n: int) -> None:
+    """The ``[expect]`` table of a scenario file used as a test: every key one the judge's
+    result has, every event kind one the engine emits."""
+    from fuyuki.core.i18n import keys
+    from fuyuki.sbb import text  # noqa: F401  (registers the sbb catalog)
+
+    if not top.has("expect"):
+        return
+    ex = top.table("expect")
+    ex.check_keys(EXPECT_KEYS)
+    kinds = {k.removeprefix("sbb.event.") for k in keys("en") if k.startswith("sbb.event.")}
+    for name in ("events", "no_events"):
+        for i, kind in enumerate(ex.list_of(name, str, [])):
+            if kind not in kinds:
+                raise ex.fail(f"{name}[{i}]", f"no event kind {kind!r}")
+    lands = ex.table("lands", {})
+    for land in lands.data:
+        if land not in rules.cards.lands:
+            raise lands.fail(land, f"no land {land!r}")
+    seats = ex.table("seat", {})
+    for key in seats.data:
+        if not (key.isascii() and key.isdigit() and int(key) < n):
+            raise seats.fail(key, f"no seat {key!r} (seats 0 to {n - 1})")
+        seats.table(key).check_keys(RESULT_SEAT_KEYS)
 
 
 @dataclass
@@ -38,7 +73,7 @@ class Verdict:
 
 def load_scenario(path: str | Path, cards: str | Path | None = None, edition: str | None = None,
                   mode: str | None = None, options: tuple[str, ...] | None = None
-                  ) -> tuple[Game, list[dict]]:
+                  ) -> tuple[Game, list[dict[str, Any]]]:
     """Build the game a scenario describes, waiting for the bids to be revealed. ``edition``,
     ``mode`` and ``options`` (from the command line) override the scenario's own."""
     p = str(path)
@@ -55,6 +90,7 @@ def load_scenario(path: str | Path, cards: str | Path | None = None, edition: st
         raise ScenarioError(p, exc.key if exc.file.startswith("--") else f"{exc.file}: {exc.key}",
                             exc.reason) from None
     n = top.int("players", lo=1, hi=9)
+    _check_expect(top, rules, n)
     try:
         rules.check_players(n)
     except DataError as exc:
@@ -70,9 +106,12 @@ def load_scenario(path: str | Path, cards: str | Path | None = None, edition: st
     for land_id in cs.lands:  # table order
         if lands_t.has(land_id):
             lands.append(land_id)
-            gems_on.append(lands_t.int(land_id, lo=0))
+            gems_on.append(lands_t.int(land_id, lo=0, hi=GEMS_UNLIMITED))
     if not lands:
         raise top.fail("lands", "at least one land must be in play")
+    if n == 3 and len(lands) == len(cs.lands):
+        raise top.fail("lands", f"three players play with one colour removed: at most "
+                       f"{len(cs.lands) - 1} lands, not {len(lands)}")
     seats = top.tables("seat")
     if len(seats) != n:
         raise top.fail("seat", f"{len(seats)} [[seat]] tables for {n} players")
@@ -82,12 +121,15 @@ def load_scenario(path: str | Path, cards: str | Path | None = None, edition: st
     state.round = top.int("round", 1, lo=1)
     state.lands = lands
     state.gems_on = gems_on
-    state.pool = top.int("pool", lo=0)
+    # gems: the pool holds at most the edition's supply (聖杯大戦争's gems are unlimited: a
+    # bound only so that numbers stay numbers a table could hold)
+    supply = GEMS_UNLIMITED if rules.unlimited_gems else rules.gem_pool
+    state.pool = top.int("pool", lo=0, hi=supply)
     colours = {cs.lands[l].colour for l in lands}
     deck = cs.action_deck(lands, rules.events)
     events = [e for e in rules.events if e in cs.events]
     state.luck_cards = cs.luck_cards(deck)
-    choices: list[dict] = []
+    choices: list[dict[str, Any]] = []
     bids: dict[int, str] = {}
     masters, servants = list(rules.masters), list(rules.servants)
     for i, st in enumerate(seats):
@@ -103,9 +145,9 @@ def load_scenario(path: str | Path, cards: str | Path | None = None, edition: st
         masters.remove(m)
         servants.remove(sv)
         state.master[i], state.servant[i] = m, sv
-        state.gems[i] = st.int("gems", 0, lo=0)
-        state.coins[i] = st.int("coins", 1 if rules.coins else 0, lo=0)
-        darkens = cs.masters[m].ability == "darken"
+        state.gems[i] = st.int("gems", 0, lo=0, hi=supply)
+        state.coins[i] = st.int("coins", 1 if rules.coins else 0, lo=0, hi=n if rules.coins else 0)
+        darkens = cs.masters[m].hooks.darkens
         state.dark[i] = st.bool("dark", rules.start_dark and darkens)
         if state.dark[i] and not darkens:
             raise st.fail("dark", f"only a master with the 黒化 ability can be dark, not {m!r}")
@@ -136,7 +178,7 @@ def load_scenario(path: str | Path, cards: str | Path | None = None, edition: st
             state.hand[i].append(bid)  # the reveal takes it from the hand
         ch = st.table("choices", {})
         ch.check_keys(CHOICE_KEYS)
-        c = {
+        c: dict[str, Any] = {
             "substitute": ch.bool("substitute", False),
             "jewel": ch.str("jewel", ""),
             "luck": ch.bool("luck", False),
@@ -153,6 +195,13 @@ def load_scenario(path: str | Path, cards: str | Path | None = None, edition: st
             if c["swap"] == i:
                 raise ch.fail("swap", "the target must be another seat")
         choices.append(c)
+    total = state.pool + sum(state.gems_on) + sum(state.gems)
+    if total > supply:
+        raise top.fail("pool", f"the pool, the lands and the seats hold {total} gems: more than "
+                       f"the {supply} of this game")
+    if sum(state.coins) > n:
+        raise top.fail("seat", f"the seats hold {sum(state.coins)} coins: more than the {n} "
+                       "of this game (one each)")
     state.rng.shuffle(deck)
     state.adeck = deck
     state.mdeck = masters
@@ -167,21 +216,27 @@ def load_scenario(path: str | Path, cards: str | Path | None = None, edition: st
     return game, choices
 
 
-def answer(decision, seat: int, choice: dict) -> Any:
-    """The scenario's answer to an optional decision (absent: decline)."""
+def answer(decision: Decision, seat: int, choice: dict[str, Any], path: str = "<scenario>") -> Any:
+    """The scenario's answer to an optional decision (absent: decline; つばめ返し with no
+    target given: the first candidate [R-33]). A scripted answer that is not one of the
+    decision's options is a ScenarioError naming it."""
     kind = decision.kind
     opts = decision.options
     if kind == "substitute":
         return "yes" if choice["substitute"] else "no"
-    if kind == "jewel":
-        return choice["jewel"] if choice["jewel"] in opts else "pass"
     if kind == "luck":
         if choice["luck"] and "use" in opts and seat in decision.info.get("targets", ()):
             return "use"
         return "decline"
-    if kind in ("swap", "tsubame"):
-        target = choice[kind]
-        return target if target in opts else opts[0]
+    given = {"jewel": "", "swap": -1, "tsubame": -1}
+    if kind in given:
+        if choice[kind] == given[kind]:
+            return "pass" if kind == "jewel" else opts[0]
+        if choice[kind] not in opts:
+            raise ScenarioError(path, f"seat[{seat}].choices.{kind}",
+                                f"{choice[kind]!r} is not a legal choice here "
+                                f"(legal: {[o for o in opts if o != 'pass']})")
+        return choice[kind]
     return opts[0]
 
 
@@ -194,14 +249,15 @@ def judge(path: str | Path, lang: str = "ja", cards: str | Path | None = None,
     game._run()
     while game.pending():
         for seat, d in game.pending().items():
-            game.submit(seat, answer(d, seat, choices[seat]))
+            game.submit(seat, answer(d, seat, choices[seat], str(path)))
     s = game.s
-    log = [render(e, lang) for e in s.events]
+    log = [render(e, lang, cards=game.rules.cards) for e in s.events]
     seats = []
     for i in range(s.n):
         rec: dict[str, Any] = {
             "gems": s.gems[i], "master": s.master[i], "servant": s.servant[i],
             "master_lost": s.lost_master[i], "servant_lost": s.lost_servant[i],
+            "dark": s.dark[i],
             "revealed": [w for w, up in (("master", s.m_up[i]), ("servant", s.s_up[i])) if up],
             "hand_size": len(s.hand[i]),
         }

@@ -9,15 +9,15 @@ then replacement cards are drawn.
 
 from __future__ import annotations
 
-from fuyuki.core.protocol import Decision
-from fuyuki.sbb.battle import luck_used, offer_luck
-from fuyuki.sbb.game import Answers, Game, flip, step
+from fuyuki.sbb.abilities import Loss
+from fuyuki.sbb.battle import god_hand, luck_used, offer_luck, played_np
+from fuyuki.sbb.game import Answers, Game, step
 
 DESTROYS = ("destroy", "sure", "retaliate")
 
 
 @step
-def step_losses(g: Game, losses: tuple, cause: str) -> None:
+def step_losses(g: Game, losses: tuple[Loss, ...], cause: str) -> None:
     s = g.s
     kept = []
     seen = set()
@@ -27,16 +27,19 @@ def step_losses(g: Game, losses: tuple, cause: str) -> None:
         if key in seen:
             continue
         seen.add(key)
-        sv = g.servant_card(victim)
-        if what == "servant" and how == "destroy" and sv.indestructible and (
-                sv.id in g.rules.auto_np or _played_np(g, victim)):  # v1.0: needs a 宝具 card
+        if what == "servant" and how == "destroy" and god_hand(g, victim):
             g.emit("prevented", seat=victim, servant=s.servant[victim], by="indestructible")
             continue
         kept.append(loss)
+    # a replacement (身代わり) is not offered for a servant whose contract this batch cancels
+    # anyway: there is nothing left to save [R-32](c)
+    cancelled = {v for v, what, how, _ in kept if what == "servant" and how == "cancel"}
     asks = {}
-    for victim, what, how, src in kept:
-        if what == "servant" and how in ("destroy", "sure") and g.ability(victim) == "substitute":
-            asks[victim] = Decision("substitute", ("yes", "no"), {"source": src})
+    for loss in kept:
+        if loss[0] not in cancelled:
+            offer = g.ab(loss[0]).loss_offer(g, loss)
+            if offer is not None:
+                asks[loss[0]] = offer
     if asks:
         g.ask(asks, ("losses_apply", tuple(kept), cause))
     else:
@@ -44,48 +47,55 @@ def step_losses(g: Game, losses: tuple, cause: str) -> None:
 
 
 @step
-def step_losses_apply(g: Game, losses: tuple, cause: str, answers: Answers) -> None:
+def step_losses_apply(g: Game, losses: tuple[Loss, ...], cause: str,
+                      answers: Answers) -> None:
     s, r = g.s, g.rules
-    final: list[tuple] = []
+    final: list[Loss] = []
+    replaced: set[int] = set()
     for loss in losses:
-        victim, what, how, src = loss
-        if what == "servant" and answers.get(victim) == "yes":
-            g.emit("substitute", seat=victim, master=s.master[victim])
-            if not any(v == victim and w == "master" for v, w, _, _ in final + list(losses)):
-                final.append((victim, "master", "destroy", src))
+        victim = loss[0]
+        instead = g.ab(victim).replace_loss(g, loss, answers[victim], victim not in replaced) \
+            if victim in answers else None
+        if instead is not None:
+            replaced.add(victim)
+            if not any(v == victim and w == instead[1] for v, w, _, _ in final + list(losses)):
+                final.append(instead)
             continue
         final.append(loss)
     order = {seat: i for i, seat in enumerate(s.order())}
     final.sort(key=lambda x: (order[x[0]], x[1] != "servant"))
-    servant_lost: dict[int, tuple] = {}
-    master_lost: dict[int, tuple] = {}
+    servant_lost: dict[int, Loss] = {}
+    master_lost: dict[int, Loss] = {}
     for loss in final:
         (servant_lost if loss[1] == "servant" else master_lost).setdefault(loss[0], loss)
     for victim, (_, what, how, src) in list(servant_lost.items()) + list(master_lost.items()):
         card = s.servant[victim] if what == "servant" else s.master[victim]
         g.emit("lost", seat=victim, what=what, card=card, how=how, source=src, cause=cause)
-    # gems returned (servant losses only)
+    # gems returned (servant losses only): a master lost in the batch still acts [R-32](a)
     for victim in servant_lost:
         _return_gems(g, victim)
+    # the lost cards leave the table: reactions read the table after the batch [R-32](b),
+    # with the abilities of the masters who lost a servant, lost or not [R-32](a)
+    masters = {v: g.master_card(v) for v in (*servant_lost, *master_lost)}
+    servants = {v: g.servant_card(v) for v in servant_lost}
+    for victim in servant_lost:
+        s.sdisc.append(s.servant[victim])
+        s.servant[victim] = ""
+        s.s_up[victim] = False
+        s.lost_servant[victim] = True
+    for victim in master_lost:
+        s.mdisc.append(s.master[victim])
+        s.master[victim] = ""
+        s.m_up[victim] = False
+        s.lost_master[victim] = True
     # reactions
     retaliations = []
     fetched: dict[int, str | None] = {}
-    for victim, (_, _, how, src) in servant_lost.items():
-        ab = g.ability(victim)
-        if ab == "darken" and victim not in master_lost and not s.dark[victim]:
-            s.dark[victim] = True
-            g.emit("darken", seat=victim)
-        elif ab == "dojo":
-            limit = g.master_card(victim).mana if r.hand_limit else r.hand_size
-            while len(s.hand[victim]) < limit and not s.over:
-                if not g.draw_action(victim):
-                    break
-            g.emit("dojo", seat=victim, hand=len(s.hand[victim]))
-        elif (ab == "fetch_master" and r.fetch_trigger == "servant_destroyed" and how != "cancel"
-              and not r.fetch_ignored):
-            fetched[victim] = _fetch_master(g, victim)
-        sv = g.servant_card(victim)
-        if sv.retaliate and (sv.id in r.auto_np or _played_np(g, victim)):
+    for victim, (_, _, how, _src) in servant_lost.items():
+        m = masters[victim]
+        m.hooks.after_servant_lost(g, victim, m, how, fetched)
+        sv = servants[victim]
+        if sv.retaliate and (sv.id in r.auto_np or played_np(g, victim)):
             # against every player whose effect destroyed it (several in a tie) — unless that
             # player's servant falls in this same batch: it is gone already, and the
             # retaliation never reaches the replacement drawn after it
@@ -94,95 +104,65 @@ def step_losses_apply(g: Game, losses: tuple, cause: str, answers: Answers) -> N
                         and src_ != victim and src_ not in servant_lost \
                         and (victim, src_) not in retaliations:
                     retaliations.append((victim, src_))
-    for victim, (_, _, how, src) in master_lost.items():
-        ab = g.ability(victim)
-        if ab == "fetch_master" and not r.fetch_ignored:
-            trig = r.fetch_trigger
-            if trig == "master_lost" or (trig == "master_destroyed" and how != "cancel"):
-                fetched[victim] = _fetch_master(g, victim)
+    for victim, (_, _, how, _src) in master_lost.items():
+        m = masters[victim]
+        m.hooks.after_master_lost(g, victim, m, how, fetched)
     # replacements
     for victim in servant_lost:
-        s.sdisc.append(s.servant[victim])
         s.servant[victim] = g.draw_card("servant") or ""
-        s.s_up[victim] = False
-        s.lost_servant[victim] = True
         g.emit("new_servant", to=(victim,), seat=victim, card=s.servant[victim])
     for victim in master_lost:
-        _replace_master(g, victim, fetched.pop(victim, None))
+        _replace_master(g, victim, masters[victim].id, fetched.pop(victim, None))
     for victim, new in fetched.items():  # v1.0: 慎二's servant lost, 桜 replaces 慎二
         if new is not None:
-            _replace_master(g, victim, new)
+            _replace_master(g, victim, s.master[victim], new)
     for victim, src in retaliations:
         g.then(("retaliate", victim, src))
 
 
-def _played_np(g: Game, seat: int) -> bool:
-    bid = g.s.bids[seat]
-    return bid is not None and bid.split("-")[1:2] == ["np"]
-
-
 def _return_gems(g: Game, victim: int) -> None:
     s, r = g.s, g.rules
-    if g.ability(victim) == "life_extension":
-        g.emit("life_extension", seat=victim)
+    if g.ab(victim).returns_no_gems(g, victim):
         return
     due = s.gems[victim] if r.servant_loss_gems < 0 else min(r.servant_loss_gems, s.gems[victim])
     if due <= 0:
         return
     s.gems[victim] -= due
     for k in s.seats_from(s.parent):
-        if k != victim and g.ability(k) == "overseer":
-            give = min(int(g.master_card(k).params.get("gems", 1)), due)
-            s.gems[k] += give
+        give = g.ab(k).takes_returned_gems(g, k, victim, due)
+        if give is not None:
             due -= give
-            flip(g, k, "master")
-            g.emit("overseer", seat=k, from_seat=victim, gems=give)
             break
     s.pool += due
     if due:
         g.emit("return_gems", seat=victim, gems=due)
 
 
-def _fetch_master(g: Game, seat: int) -> str | None:
-    """偽臣の書: the named master from the deck or discard, face up. ``None`` when she is
-    face up in play (nothing happens); the seat's own card when someone holds her face down
-    (慎二 comes back)."""
+def _replace_master(g: Game, victim: int, old: str, new: str | None) -> None:
+    """The seat's new master: ``new`` face up (fetched), its own ``old`` card back face up
+    ("@self"), or a card drawn face down (``None``). A master lost in the batch is already in
+    the discard; one that was not lost (v1.0 偽臣の書) goes there now."""
     s = g.s
-    target = g.master_card(seat).params["card"]
-    for k in range(s.n):
-        if s.master[k] == target and k != seat:
-            if s.m_up[k]:
-                g.emit("fetch_nothing", seat=seat, card=target)
-                return None
-            g.emit("fetch_back", seat=seat, card=s.master[seat])
-            return "@self"
-    for pile in (s.mdeck, s.mdisc):
-        if target in pile:
-            pile.remove(target)
-            g.emit("fetch", seat=seat, card=target)
-            return target
-    return None
-
-
-def _replace_master(g: Game, victim: int, new: str | None) -> None:
-    s = g.s
-    old = s.master[victim]
     s.dark[victim] = False
     s.lost_master[victim] = True
     if new == "@self":
+        if not s.master[victim]:
+            s.mdisc.remove(old)
+        s.master[victim] = old
         s.m_up[victim] = True
         g.emit("new_master_up", seat=victim, card=old)
         return
-    s.mdisc.append(old)
+    if s.master[victim]:
+        s.mdisc.append(old)
     if new is not None:
         s.master[victim] = new
         s.m_up[victim] = True
-        s.dark[victim] = g.rules.start_dark and g.ability(victim) == "darken"  # hf
+        s.dark[victim] = g.ab(victim).starts_dark(g.rules)  # hf
         g.emit("new_master_up", seat=victim, card=new)
         return
     s.master[victim] = g.draw_card("master") or ""
     s.m_up[victim] = False
-    s.dark[victim] = g.rules.start_dark and bool(s.master[victim]) and g.ability(victim) == "darken"
+    s.dark[victim] = bool(s.master[victim]) and g.ab(victim).starts_dark(g.rules)
     g.emit("new_master", to=(victim,), seat=victim, card=s.master[victim])
 
 
@@ -199,6 +179,6 @@ def step_retaliate(g: Game, avenger_seat: int, target: int) -> None:
 
 
 @step
-def step_retaliate_luck(g: Game, loss: tuple, answers: Answers) -> None:
+def step_retaliate_luck(g: Game, loss: tuple[Loss, ...], answers: Answers) -> None:
     if luck_used(g, answers) is None:
         g.then(("losses", loss, "retaliate"))

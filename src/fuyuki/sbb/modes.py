@@ -10,10 +10,11 @@ reads the values and never tests a mode's or a card's name. A mode combines with
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from fuyuki.core.data import Table, package_file, read_toml
 from fuyuki.core.errors import DataError
+from fuyuki.sbb.abilities import ABILITIES, make_ability
 from fuyuki.sbb.cards import MASTER_ABILITIES
 
 if TYPE_CHECKING:
@@ -28,7 +29,7 @@ MODE_KEYS = (
     "coins", "unlimited_gems", "rules",
 )
 # edition values a mode may replace, with how each is read
-RULES_KEYS = {
+RULES_KEYS: dict[str, Callable[[Table, str], Any]] = {
     "players": lambda t, k: tuple(_ints(t, k, lo=1)),
     "deck_out": lambda t, k: t.str(k, choices=("reshuffle", "end")),
     "end_timing": lambda t, k: t.str(k, choices=("round", "immediate")),
@@ -101,10 +102,10 @@ def mode_values(name: str) -> dict[str, Any]:
                           f"{list(MASTER_ABILITIES[kind])}; a mode can only give a "
                           "master an ability without parameters")
         v["master_abilities"][mid] = (kind, at.text("name", None), at.text("text", None))
-    if any(k == "infinite_blades" for k, _, _ in v["master_abilities"].values()) \
-            and not v["blades_as"]:
-        raise t.fail("blades_as", "missing: the ability 'infinite_blades' needs the servant "
-                     "whose 宝具 effect it uses")
+    for k, _, _ in v["master_abilities"].values():
+        if ABILITIES[k].needs_mode == "blades_as" and not v["blades_as"]:
+            raise t.fail("blades_as", f"missing: the ability {k!r} needs the servant "
+                         "whose 宝具 effect it uses")
     powers = t.table("power_override", {})
     v["power_override"] = {sid: powers.int(sid, lo=-10, hi=20) for sid in powers.data}
     rt = t.table("rules", {})
@@ -127,10 +128,10 @@ def apply_mode(rules: "Rules", mode: str | None) -> "Rules":
     for mid, (kind, name, text) in v["master_abilities"].items():
         m = cs.masters.get(mid)
         if m is not None:
-            changed[mid] = replace(m, ability=kind, params={},
+            changed[mid] = replace(m, ability=kind, params={}, hooks=make_ability(kind, {}),
                                    ability_name=name or m.ability_name, text=text or m.text)
     if changed:
-        if any(k == "infinite_blades" for k in (m.ability for m in changed.values())):
+        if any(m.hooks.needs_mode == "blades_as" for m in changed.values()):
             if v["blades_as"] not in cs.servants:
                 raise DataError(file, "blades_as", f"no servant with id {v['blades_as']!r} in "
                                 f"the card file {cs.source}")

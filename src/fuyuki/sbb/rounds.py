@@ -6,6 +6,13 @@ from __future__ import annotations
 from fuyuki.core.protocol import Decision
 from fuyuki.sbb.cards import parse_action
 from fuyuki.sbb.game import Answers, Game, flip, step
+from fuyuki.sbb.state import Op
+
+#: a round's steps after its events (§4.2 discard, §4.4 draw, §4.5 end): the engine schedules
+#: them at the reveal, and fuyuki.sbb.sampling rebuilds a game in the middle of a round with them
+AFTER_EVENTS: tuple[Op, ...] = (("cleanup",), ("draw_step",), ("round_end",))
+#: a round's steps after its battles
+AFTER_BATTLES: tuple[Op, ...] = (("events_resolve",),) + AFTER_EVENTS
 
 
 @step
@@ -82,25 +89,40 @@ def step_reveal(g: Game, answers: Answers) -> None:
         parts = colours.get(cs.lands[land].colour)
         if parts:
             steps.append(("battle", li, tuple(parts)))
-    g.then(*steps, ("events_resolve",), ("cleanup",), ("draw_step",), ("round_end",))
+    g.then(*steps, *AFTER_BATTLES)
 
 
 @step
 def step_events_resolve(g: Game) -> None:
+    g.then(*event_steps(g))
+
+
+def event_steps(g: Game) -> list[Op]:
+    """The steps that resolve the events bid this round, in the order they run (the step of
+    the last bidder from the parent to the left runs first)."""
     s, cs = g.s, g.rules.cards
+    steps: list[Op] = []
     for seat in s.order():
         card = s.bids[seat]
         if card in cs.events:
             kind = cs.events[card].kind
             if kind == "swap":
-                targets = tuple(x for x in s.seats_from(seat)[1:])
-                g.then(("swap_ask", seat, targets))
+                steps.append(("swap_ask", seat, tuple(s.seats_from(seat)[1:])))
             elif kind == "grail":
-                g.then(("grail", seat))
+                steps.append(("grail", seat))
+    steps.reverse()
+    return steps
+
+
+def event_done(g: Game, op: Op) -> None:
+    """What the event step ``op``, run earlier in the round, left in the state — for a game
+    rebuilt in the middle of the events (fuyuki.sbb.sampling): 聖杯出現's flag."""
+    if op[0] == "grail":
+        g.s.grail = True
 
 
 @step
-def step_swap_ask(g: Game, seat: int, targets: tuple) -> None:
+def step_swap_ask(g: Game, seat: int, targets: tuple[int, ...]) -> None:
     g.s.phase = "events"
     g.ask({seat: Decision("swap", targets)}, ("swap_do", seat))
 

@@ -10,10 +10,12 @@ from __future__ import annotations
 import copyreg
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
+from typing import Any
 
 from fuyuki.core.data import Table, package_file, read_toml
 from fuyuki.core.errors import DataError
-from fuyuki.sbb.cards import CardSet, load_cards
+from fuyuki.sbb.abilities import make_ability
+from fuyuki.sbb.cards import FETCH_TRIGGERS, CardSet, load_cards
 
 OPTIONS = ("tie_dice", "land_modifiers", "no_berserker_penalty")
 DATA = "fuyuki.sbb"
@@ -67,14 +69,9 @@ class Rules:
                cards: str | Path | None = None) -> "Rules":
         return load_rules(edition, mode, options, cards)
 
-    @property
-    def gems_conserved(self) -> bool:
-        return not self.unlimited_gems
-
     def lowest_victory_target(self) -> int:
         """The fewest gems that can meet a victory condition (0 when no gem count wins)."""
-        targets = [int(m.params["victory"]) for m in self.cards.masters.values()
-                   if m.ability == "vessel" and not self.vessel_ends_game]
+        targets = [m.hooks.victory_target(self) for m in self.cards.masters.values()]
         return min([t for t in targets + [self.victory_gems] if t > 0] or [0])
 
     def check_players(self, n: int) -> None:
@@ -91,7 +88,7 @@ class Rules:
                         f"(allowed: {list(self.players)})")
 
 
-def _reduce_rules(rules: Rules) -> tuple:
+def _reduce_rules(rules: Rules) -> tuple[Any, ...]:
     return Rules, tuple(getattr(rules, f.name) for f in fields(rules))
 
 
@@ -113,15 +110,21 @@ def editions() -> list[str]:
     return sorted(p.stem for p in folder.glob("*.toml"))
 
 
-def _edition_values(name: str) -> dict:
-    if name not in editions():
-        raise DataError("--edition", "edition", f"unknown edition {name!r} (known: {editions()})")
-    p = package_file(DATA, "data", "editions", f"{name}.toml")
+def _edition_values(name: str) -> dict[str, Any]:
+    """An edition's values: a built-in edition by name, or a user's edition file (a name
+    ending in .toml, the same schema as ``data/editions/*.toml``)."""
+    if name.endswith(".toml"):
+        p = Path(name)
+    elif name not in editions():
+        raise DataError("--edition", "edition", f"unknown edition {name!r} (known: {editions()} "
+                        "or a file NAME.toml)")
+    else:
+        p = package_file(DATA, "data", "editions", f"{name}.toml")
     t = Table(read_toml(p), str(p))
     t.check_keys(_EDITION_KEYS)
     v = dict(
         edition=t.str("id"),
-        players=tuple(t.list("players")),
+        players=tuple(t.list_of("players", int, lo=1, hi=9)),
         gem_pool=t.int("gem_pool", lo=0),
         deal=t.str("deal", choices=("draft", "random")),
         draft_pack=t.int("draft_pack", lo=1),
@@ -131,25 +134,28 @@ def _edition_values(name: str) -> dict:
         hand_limit=t.bool("hand_limit"),
         hand_size=t.int("hand_size", 5, lo=0),
         servant_loss_gems=t.int("servant_loss_gems", lo=-1),
-        events=tuple(t.list("events")),
+        events=tuple(t.list_of("events", str)),
         deck_out=t.str("deck_out", choices=("reshuffle", "end")),
         end_timing=t.str("end_timing", choices=("round", "immediate")),
         victory_gems=t.int("victory_gems", lo=0),
         vessel_ends_game=t.bool("vessel_ends_game"),
         round_cap=t.int("round_cap", lo=1),
         land_modifiers=t.bool("land_modifiers"),
-        auto_np=frozenset(t.list("auto_np")),
+        auto_np=frozenset(t.list_of("auto_np", str)),
         tsubame=t.bool("tsubame"),
-        fetch_trigger=t.str("fetch_trigger"),
-        masters=tuple(t.list("masters")),
-        servants=tuple(t.list("servants")),
+        fetch_trigger=t.str("fetch_trigger", choices=FETCH_TRIGGERS),
+        masters=tuple(t.list_of("masters", str)),
+        servants=tuple(t.list_of("servants", str)),
     )
+    if not v["players"]:
+        raise t.fail("players", "must list at least one player count")
     params = t.table("card_params", {})
-    v["card_params"] = {cid: params.table(cid).data for cid in params.data}
+    v["card_params"] = {cid: {k: params.table(cid).int(k) for k in params.table(cid).data}
+                        for cid in params.data}
     return v
 
 
-def _apply_card_params(cs: CardSet, card_params: dict) -> CardSet:
+def _apply_card_params(cs: CardSet, card_params: dict[str, Any]) -> CardSet:
     """An edition's values for named cards' ability parameters (イリヤ's 7 gems in v1.x).
     A card or a parameter the card set does not have is left alone."""
     masters = dict(cs.masters)
@@ -158,7 +164,7 @@ def _apply_card_params(cs: CardSet, card_params: dict) -> CardSet:
         if m is None:
             continue
         new = {k: params.get(k, v) for k, v in m.params.items()}
-        masters[cid] = replace(m, params=new)
+        masters[cid] = replace(m, params=new, hooks=make_ability(m.ability, new))
     return replace(cs, masters=masters)
 
 

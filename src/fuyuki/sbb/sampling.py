@@ -49,11 +49,15 @@ from typing import Any, Iterable
 from fuyuki.core.errors import FuyukiError
 from fuyuki.core.protocol import Decision
 from fuyuki.core.record import Record
-from fuyuki.sbb.cards import parse_action
+from fuyuki.sbb.battle import bidders
+from fuyuki.sbb.game import Game
+from fuyuki.sbb.rounds import AFTER_BATTLES, AFTER_EVENTS, event_done, event_steps
 from fuyuki.sbb.rules import Rules
-from fuyuki.sbb.setup import draft_order
-from fuyuki.sbb.state import State
+from fuyuki.sbb.setup import deal_steps, draft_order
+from fuyuki.sbb.state import Op, State
 
+#: a hidden seat to fill and the cards it may hold (None: any)
+Slot = tuple[int, "frozenset[str] | None"]
 SUPPORTED = ("draft_master", "draft_servant", "place_gem", "bid", "jewel", "swap")
 _TABLE_PHASES = ("reveal", "battle", "events")   # bids lie on the table, not yet discarded
 
@@ -92,13 +96,14 @@ class Sampler:
 
     def _read(self, view: dict[str, Any], events: Iterable[Any] | None) -> None:
         cs = self.rules.cards
-        self.n = n = view["players"]
-        self.me = me = view["seat"]
+        self.n: int = view["players"]
+        self.me: int = view["seat"]
+        n, me = self.n, self.me
         mine = view["me"]
         self.decision_json = mine.get("decision")
         self.phase = view["phase"]
         seats = view["seats"]
-        self.parent0 = (view["parent"] - max(view["round"] - 1, 0)) % n
+        self.parent0: int = (view["parent"] - max(view["round"] - 1, 0)) % n
 
         # ---- what happened to each seat's master and servant (with the event history)
         prov = self._provenance(events) if events is not None else None
@@ -120,7 +125,7 @@ class Sampler:
                     known_private.pop((d["seat"], d["what"]), None)
 
         # ---- masters and servants: slots to fill and decks
-        self.slots: dict[str, list[tuple[int, frozenset | None]]] = {}
+        self.slots: dict[str, list[Slot]] = {}
         self.pools: dict[str, list[str]] = {}
         self.fixed: dict[str, dict[int, str]] = {}
         for what in ("master", "servant"):
@@ -132,7 +137,7 @@ class Sampler:
                 self.phase == "draft_master" and what == "servant")
             fixed: dict[int, str] = {}
             known = Counter(view["discards"][what])
-            pack: tuple = ()
+            pack: tuple[str, ...] = ()
             if self.phase == "draft_" + what and self.decision_json:
                 pack = tuple(self.decision_json["options"])
                 known.update(pack)
@@ -227,7 +232,10 @@ class Sampler:
                 prov[a], prov[b] = prov.get(b, -1), prov.get(a, -1)
         return prov
 
-    def _draft_constraint(self, what, holders, prov, pool, view, everyone):
+    def _draft_constraint(self, what: str, holders: list[int],
+                          prov: dict[tuple[int, str], int] | None, pool: list[str],
+                          view: dict[str, Any], everyone: list[str]
+                          ) -> dict[int, frozenset[str]]:
         """Allowed cards per hidden seat from what we saw in the draft."""
         seen = set(view["me"]["seen"])
         names = set(everyone)
@@ -263,7 +271,8 @@ class Sampler:
 
     # ------------------------------------------------------------------ sampling
     @staticmethod
-    def _assign(rng: random.Random, slots, pool: list[str]):
+    def _assign(rng: random.Random, slots: list[Slot],
+                pool: list[str]) -> tuple[dict[int, str], list[str]]:
         """Give each slot a distinct card of ``pool`` within its allowed set; the rest of
         the pool is the deck (shuffled)."""
         for _ in range(50):
@@ -287,10 +296,8 @@ class Sampler:
         rng.shuffle(left)
         return {seat: left.pop() for seat, _ in slots}, left
 
-    def sample(self, rng: random.Random):
+    def sample(self, rng: random.Random) -> Game:
         """A new quiet :class:`~fuyuki.sbb.game.Game` consistent with the view."""
-        from fuyuki.sbb.game import Game
-
         v, n, me, cs = self.view, self.n, self.me, self.rules.cards
         s = State(n, random.Random(rng.getrandbits(64)))
         s.parent, s.round, s.pool, s.phase = v["parent"], v["round"], v["pool"], v["phase"]
@@ -321,8 +328,8 @@ class Sampler:
             elif p["master_up"]:
                 dark.append(bool(p["dark"]))
             else:
-                dark.append(bool(self.rules.start_dark and s.master[i]
-                                 and cs.masters[s.master[i]].ability == "darken"
+                dark.append(bool(s.master[i]
+                                 and cs.masters[s.master[i]].hooks.starts_dark(self.rules)
                                  and not v["discards"]["master"]))
         s.dark = dark
         pool = self.action_pool.copy()
@@ -342,28 +349,28 @@ class Sampler:
         s.seen[me] = list(v["me"]["seen"])
         s.bids = list(self.table_bids)
         s.luck_cards = self.luck_cards
-        self._stack_and_ask(s)
         rec = Record("sbb", 0, {"players": n, "edition": self.rules.edition,
                                 "mode": self.rules.mode, "options": list(self.rules.options),
                                 "sampled": True})
-        return Game(self.rules, s, rec, True)
+        g = Game(self.rules, s, rec, True)
+        self._stack_and_ask(g)
+        return g
 
-    def _stack_and_ask(self, s: State) -> None:
-        """Rebuild the rule stack and the open decisions at the seat's decision."""
+    def _stack_and_ask(self, g: Game) -> None:
+        """Rebuild the rule stack and the open decisions at the seat's decision, from the
+        engine's own step lists (fuyuki.sbb.setup.deal_steps, fuyuki.sbb.rounds)."""
+        s = g.s
         d = self.decision_json
         kind, me, n = d["kind"], self.me, self.n
         decision = Decision(kind, tuple(d["options"]), dict(d.get("info") or {}))
-        todo: list[tuple] = []
+        todo: list[Op] = []
         asks = {me: decision}
         if kind in ("draft_master", "draft_servant"):
             what = kind.removeprefix("draft_")
             order = draft_order(what, tuple((self.parent0 + i) % n for i in range(n)))
-            cont = ("draft_picked", what, order, self._pick_index(what, me), decision.options)
-            if what == "master":
-                aside = [("return_set_aside",)] if self.rules.set_aside else []
-                todo = aside + [("draft_start", "servant"), ("deal",), ("round_start",)]
-            else:
-                todo = [("deal",), ("round_start",)]
+            cont: Op = ("draft_picked", what, order, self._pick_index(what, me), decision.options)
+            steps = deal_steps(self.rules)
+            todo = steps[steps.index(("draft_start", what)) + 1:]
         elif kind == "place_gem":
             cont = ("place_extra",)
         elif kind == "bid":
@@ -373,46 +380,22 @@ class Sampler:
                     asks[i] = Decision("bid", tuple(sorted(set(s.hand[i]))))
         elif kind == "jewel":
             li = s.lands.index(decision.info["land"])
-            colour = self.rules.cards.lands[s.lands[li]].colour
-            parts = []
-            for seat in s.order():
-                a = parse_action(s.bids[seat]) if s.bids[seat] else None
-                if a is not None and a.colour == colour:
-                    parts.append(seat)
-            cont = ("battle_fight", li, tuple(parts))
-            todo = [("battle", j) for j in range(li + 1, len(s.lands))]
-            todo += [("events_resolve",), ("cleanup",), ("draw_step",), ("round_end",)]
+            cont = ("battle_fight", li, bidders(g, li))
+            todo = [("battle", j) for j in range(li + 1, len(s.lands))] + list(AFTER_BATTLES)
         elif kind == "swap":
             cont = ("swap_do", me)
-            order = s.order()
-            evs = self.rules.cards.events
-            after = False
-            for seat in order:
-                card = s.bids[seat]
-                k = evs[card].kind if card in evs else None
-                if seat == me:
-                    after = True
-                    continue
-                if after and k == "swap":
-                    todo.append(("swap_ask", seat, tuple(s.seats_from(seat)[1:])))
-                elif after and k == "grail":
-                    todo.append(("grail", seat))
-                elif not after and k == "grail":
-                    s.grail = True
-            todo += [("cleanup",), ("draw_step",), ("round_end",)]
+            steps = event_steps(g)
+            at = next(k for k, op in enumerate(steps) if op[0] == "swap_ask" and op[1] == me)
+            for op in steps[:at]:
+                event_done(g, op)
+            todo = steps[at + 1:] + list(AFTER_EVENTS)
         else:   # pragma: no cover - guarded in __init__
             raise Unsupported(kind)
         s.stack = list(reversed(todo))
         s.asking, s.answers, s.cont = asks, {}, cont
 
 
-def sample_world(view: dict[str, Any], rng: random.Random, rules: Rules | None = None,
-                 events: Iterable[Any] | None = None):
-    """One game consistent with ``view`` (see :class:`Sampler`)."""
-    return Sampler(view, rules, events).sample(rng)
-
-
-def redeal_hidden(s, seat: int, rng: random.Random) -> None:
+def redeal_hidden(s: State, seat: int, rng: random.Random) -> None:
     """Redeal, in the state ``s`` (a clone the caller owns), every card ``seat`` cannot see:
     the other seats' hands with the action deck, and their face-down masters and servants
     with the master and servant decks. Sizes and face-up cards stay as they are.

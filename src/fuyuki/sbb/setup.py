@@ -6,6 +6,8 @@ from __future__ import annotations
 from fuyuki.core.protocol import Decision
 from fuyuki.core.rng import shuffle
 from fuyuki.sbb.game import Answers, Game, step
+from fuyuki.sbb.rules import Rules
+from fuyuki.sbb.state import Op
 
 
 @step
@@ -26,18 +28,24 @@ def step_setup(g: Game) -> None:
     masters = [m for m in r.masters if m not in r.set_aside]
     s.mdeck = masters
     shuffle(s.rng, s.mdeck)
-    aside = [("return_set_aside",)] if r.set_aside else []
     s.sdeck = list(r.servants)
     shuffle(s.rng, s.sdeck)
     s.parent = s.rng.randrange(s.n)
     if r.coins:
         s.coins = [1] * s.n
     g.emit("setup", players=s.n, lands=lands, parent=s.parent, pool=s.pool)
+    g.then(*deal_steps(r))
+
+
+def deal_steps(r: Rules) -> list[Op]:
+    """The setup's steps after the decks are made, to the first round: the drafts (or the
+    v1.x deal), the set-aside masters back, the opening hands. (fuyuki.sbb.sampling rebuilds
+    a game in the middle of a draft from them.)"""
+    aside = [("return_set_aside",)] if r.set_aside else []
     if r.deal == "draft":
-        g.then(("draft_start", "master"), *aside, ("draft_start", "servant"), ("deal",),
-               ("round_start",))
-    else:
-        g.then(("deal_random",), *aside, ("deal",), ("round_start",))
+        return [("draft_start", "master"), *aside, ("draft_start", "servant"), ("deal",),
+                ("round_start",)]
+    return [("deal_random",), *aside, ("deal",), ("round_start",)]
 
 
 @step
@@ -49,7 +57,7 @@ def step_return_set_aside(g: Game) -> None:
 
 
 @step
-def step_deal_random(g: Game, seats: tuple | None = None) -> None:
+def step_deal_random(g: Game, seats: tuple[int, ...] | None = None) -> None:
     """v1.x: one master and one servant to each seat (``seats``: from the parent to the left,
     default all)."""
     s = g.s
@@ -64,7 +72,7 @@ def start_dark_masters(g: Game) -> None:
     if g.rules.start_dark:
         s = g.s
         for seat in range(s.n):
-            if g.ability(seat) == "darken":
+            if g.ab(seat).starts_dark(g.rules):
                 s.dark[seat] = True
 
 
@@ -78,7 +86,7 @@ def draft_order(kind: str, seats: tuple[int, ...]) -> tuple[int, ...]:
 
 
 @step
-def step_draft_start(g: Game, kind: str, seats: tuple | None = None) -> None:
+def step_draft_start(g: Game, kind: str, seats: tuple[int, ...] | None = None) -> None:
     """A draft (§3) among ``seats`` (from the parent to the left; default all)."""
     s = g.s
     seats = s.order() if seats is None else seats
@@ -97,7 +105,8 @@ def step_draft_start(g: Game, kind: str, seats: tuple | None = None) -> None:
 
 
 @step
-def step_draft_pick(g: Game, kind: str, order: tuple, i: int, pack: tuple) -> None:
+def step_draft_pick(g: Game, kind: str, order: tuple[int, ...], i: int,
+                    pack: tuple[str, ...]) -> None:
     s = g.s
     seat = order[i]
     s.seen[seat].extend(c for c in pack if c not in s.seen[seat])
@@ -105,7 +114,7 @@ def step_draft_pick(g: Game, kind: str, order: tuple, i: int, pack: tuple) -> No
 
 
 @step
-def step_draft_picked(g: Game, kind: str, order: tuple, i: int, pack: tuple,
+def step_draft_picked(g: Game, kind: str, order: tuple[int, ...], i: int, pack: tuple[str, ...],
                       answers: Answers) -> None:
     s = g.s
     seat = order[i]

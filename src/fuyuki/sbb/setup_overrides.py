@@ -24,12 +24,13 @@ deal; nobody else sees them.
 
 from __future__ import annotations
 
-from typing import Mapping
+from typing import Any, Mapping
 
 from fuyuki.core.errors import DataError, IllegalAction
 from fuyuki.core.record import Record
 from fuyuki.sbb.game import STEPS, Game, make_game
 from fuyuki.sbb.rules import Rules
+from fuyuki.sbb.state import Op
 
 ASSIGN = ("draft", "random")
 _REPLACED = ("draft_start", "deal_random")
@@ -78,7 +79,7 @@ def deal(game: Game, fixed: Mapping[int, tuple[str, str]] | None = None,
     return game
 
 
-def _replace(op: tuple, assign: str, free: tuple) -> list[tuple]:
+def _replace(op: Op, assign: str, free: tuple[int, ...]) -> list[Op]:
     """The steps (in stack order) that take the place of one setup step ``op``: each draft
     becomes the same draft among the free seats, the random deal a deal to the free seats;
     a draft becomes the random deal (the servant draft then goes) or the reverse."""
@@ -111,8 +112,8 @@ def replay(record: Record, rules: Rules | None = None, *, quiet: bool = False) -
     return g
 
 
-def _check_fixed(fixed: dict, n: int, masters: list[str], servants: list[str],
-                 set_aside: tuple = ()) -> None:
+def _check_fixed(fixed: dict[int, Any], n: int, masters: list[str], servants: list[str],
+                 set_aside: tuple[str, ...] = ()) -> None:
     seen_m: set[str] = set()
     seen_s: set[str] = set()
     for seat, pair in fixed.items():

@@ -11,11 +11,13 @@ from fuyuki.core.events import Event
 from fuyuki.core.protocol import Decision
 from fuyuki.core.rng import copy_stream
 
+#: a rule step on the stack: its name, then its arguments (fuyuki.sbb.game)
+Op = tuple[Any, ...]
+
 _LISTS = ("gems_on", "gems", "coins", "master", "servant", "m_up", "s_up", "dark",
           "mdeck", "mdisc", "sdeck", "sdisc", "adeck", "adisc", "bids", "stack", "events",
           "lost_master", "lost_servant", "lands")
-_SCALARS = ("n", "parent", "round", "pool", "grail", "over", "result", "phase", "luck_cards",
-            "bonus_battle")
+_SCALARS = ("n", "parent", "round", "pool", "grail", "over", "result", "phase", "luck_cards")
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # compiled: picklable, copyable (see _build)
@@ -51,17 +53,16 @@ class State:
         self.bids: list[str | None] = [None] * n
         self.lost_master = [False] * n
         self.lost_servant = [False] * n
-        self.stack: list[tuple] = []
+        self.stack: list[Op] = []
         self.events: list[Event] = []
         self.asking: dict[int, Decision] = {}
         self.answers: dict[int, Any] = {}
-        self.cont: tuple = ()
+        self.cont: Op = ()
         self.grail = False
         self.over = False
         self.result: dict[str, Any] | None = None
         self.phase = "setup"
         self.luck_cards: tuple[str, ...] = ()
-        self.bonus_battle = None
 
     def clone(self) -> "State":
         c = State.__new__(State)

@@ -33,6 +33,8 @@ class SimConfig:
     assign: str | None = None          # None: as the rules deal (final: draft; v1.x: random)
     seconds_per_round: float = 60.0
     gap_games: int = 0
+    #: the hard bot's search budget in iterations (None: its time budget, not reproducible)
+    bot_iterations: int | None = None
     extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
     def __post_init__(self) -> None:
@@ -70,9 +72,6 @@ class SimConfig:
         results do not depend on how games are spread over workers."""
         return derive_seed(self.seed, f"sim-{stream}-{index}") % (2**63)
 
-    def with_rules(self, **changes: Any) -> "SimConfig":
-        return replace(self, **changes)
-
     def to_json(self) -> dict[str, Any]:
         return {
             "games": self.games, "players": self.players, "edition": self.edition,
@@ -80,7 +79,7 @@ class SimConfig:
             "cards": self.cards, "bots": list(self.bots), "seed": self.seed,
             "fixed": [{"player": k, "master": m, "servant": s} for k, m, s in self.fixed],
             "assign": self.assign or self.rules().deal, "seconds_per_round": self.seconds_per_round,
-            "gap_games": self.gap_games,
+            "gap_games": self.gap_games, "bot_iterations": self.bot_iterations,
         }
 
 

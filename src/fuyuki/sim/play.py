@@ -25,9 +25,10 @@ ABILITY_EVENTS = ("luck", "prevented", "substitute", "life_extension", "overseer
 BATTLE_KINDS = ("case1", "case2_win", "case2_tie", "case3_win", "case3_split")
 
 
-def make_agent(name: str, seed: int, rules):
+def make_agent(name: str, seed: int, rules, iterations: int | None = None):
     """A bot for the simulator. ``heuristic-full-state`` is the analysis device of
-    :mod:`fuyuki.sim.analysis` and is used only by the hidden-identity measurement."""
+    :mod:`fuyuki.sim.analysis` and is used only by the hidden-identity measurement.
+    ``iterations``: the hard bot's search budget (None: its time budget)."""
     if name == "random":
         return RandomBot(seed)
     if name == "heuristic":
@@ -38,7 +39,7 @@ def make_agent(name: str, seed: int, rules):
     if name not in bot_names():
         raise DataError("--bots", "bots", f"bot {name!r} is not available here "
                         f"(available: {bot_names()})")
-    return make_bot(name, seed, rules)
+    return make_bot(name, seed, rules, iterations)
 
 
 def seats_of(players: int, parent: int, index: int) -> list[int]:
@@ -61,7 +62,7 @@ def play_game(cfg: SimConfig, index: int, *, bots: tuple[str, ...] | None = None
     names = bots or cfg.bots
     agents: list[Any] = [None] * n
     for k, bot_seed in enumerate(derive_seeds(seed, "bots", n)):
-        agents[seat_of[k]] = make_agent(names[k], bot_seed, rules)
+        agents[seat_of[k]] = make_agent(names[k], bot_seed, rules, cfg.bot_iterations)
     full = [getattr(a, "needs_full_state", False) for a in agents]
     needs = [a.needs_view for a in agents]
     pending, submit = g.pending, g.submit

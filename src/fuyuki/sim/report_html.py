@@ -1,5 +1,5 @@
 """The report as one self-contained HTML page: tables and matplotlib plots embedded as
-base64 PNG (no file beside it, no network)."""
+base64 PNG (no network). The same plots can be collected as PNG files to write beside it."""
 
 from __future__ import annotations
 
@@ -24,12 +24,13 @@ def _pyplot():
     have = {f.name for f in font_manager.fontManager.ttflist}
     fonts = [f for f in CJK_FONTS if f in have]
     plt.rcParams["font.family"] = fonts + ["DejaVu Sans"] if fonts else ["DejaVu Sans"]
+    plt.rcParams["font.size"] = 11
     return plt
 
 
 def _png(fig) -> str:
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=96, bbox_inches="tight")
+    fig.savefig(buf, format="png", dpi=120, bbox_inches="tight")
     import matplotlib.pyplot as plt
 
     plt.close(fig)
@@ -114,7 +115,14 @@ def _img(b64: str, alt: str) -> str:
     return f'<img alt="{html.escape(alt)}" src="data:image/png;base64,{b64}">'
 
 
-def render_html(report: dict[str, Any], lang: str = "ja") -> str:
+def render_html(report: dict[str, Any], lang: str = "ja",
+                plots: dict[str, bytes] | None = None) -> str:
+    """The page; each plot is also put in ``plots`` (file name → PNG bytes) when given."""
+    def _plot(name: str, b64: str, alt: str) -> str:
+        if plots is not None:
+            plots[f"plot-{name}.png"] = base64.b64decode(b64)
+        return _img(b64, alt)
+
     sname = _names(report)
     cfg = report["config"]
     share = report["fair_share"]
@@ -135,11 +143,11 @@ def render_html(report: dict[str, Any], lang: str = "ja") -> str:
         title = t(lang, f"section.{section}")
         h.append(f"<h2>{esc(title)}</h2>")
         if report[section]:
-            h.append(_img(rate_plot(report[section], share, title, lang), title))
+            h.append(_plot(section, rate_plot(report[section], share, title, lang), title))
         h.append(_rate_table(lang, report[section], card))
     h.append(f"<h2>{esc(t(lang, 'section.pairs'))}</h2>")
     if report["pairs"]:
-        h.append(_img(pair_heatmap(report, lang), t(lang, "section.pairs")))
+        h.append(_plot("pairs", pair_heatmap(report, lang), t(lang, "section.pairs")))
     h.append(f"<h3>{esc(t(lang, 'section.pairs_flagged'))}</h3>")
     h.append(_rate_table(lang, pick_pairs(report["pairs"], 20), card))
     h.append(f"<details><summary>{esc(t(lang, 'section.pairs'))}</summary>")
@@ -150,7 +158,7 @@ def render_html(report: dict[str, Any], lang: str = "ja") -> str:
     title = t(lang, "section.offsets")
     h.append(f"<h2>{esc(title)}</h2>")
     if report["offsets"]:
-        h.append(_img(rate_plot(report["offsets"], share, title, lang), title))
+        h.append(_plot("offsets", rate_plot(report["offsets"], share, title, lang), title))
     h.append(_rate_table(lang, report["offsets"], t(lang, "col.offset")))
     h.append(f"<h2>{esc(t(lang, 'section.by_player'))}</h2>")
     h.append(_rate_table(lang, report["by_player"], t(lang, "col.player"),
@@ -165,8 +173,8 @@ def render_html(report: dict[str, Any], lang: str = "ja") -> str:
                    mean=f"{ln['minutes_mean']:.1f}", median=f"{ln['minutes_median']:.1f}",
                    p90=f"{ln['minutes_p90']:.1f}")) + "</p>")
     if ln["histogram"]:
-        h.append(_img(histogram_plot(ln["histogram"], t(lang, "plot.rounds"),
-                                     t(lang, "length.histogram"), lang), title))
+        h.append(_plot("length", histogram_plot(ln["histogram"], t(lang, "plot.rounds"),
+                                                t(lang, "length.histogram"), lang), title))
     h.append(_table([t(lang, "col.reason"), t(lang, "col.games")],
                     [[t(lang, f"reason.{k}"), v] for k, v in report["reasons"].items()]))
     b = report["battles"]
@@ -189,7 +197,7 @@ def render_html(report: dict[str, Any], lang: str = "ja") -> str:
     reveal = report["hidden"]["reveal"]
     label = lambda r: reveal_round(lang, r["id"])  # noqa: E731
     if reveal:
-        h.append(_img(rate_plot(reveal, share, title, lang, label=label), title))
+        h.append(_plot("reveal", rate_plot(reveal, share, title, lang, label=label), title))
     h.append(_rate_table(lang, reveal, t(lang, "col.round"), label=label))
     h.append(f"<h2>{esc(t(lang, 'section.gap'))}</h2>")
     gap = report["hidden"]["gap"]

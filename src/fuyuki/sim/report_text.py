@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from fuyuki.sim.text import cause, event, flag, interval, pct, reveal_round, t
 
@@ -32,7 +34,7 @@ def rate_table(lang: str, title: str, rows: list[dict], first: str, show_name: b
     for r in rows:
         name = label(r) if label else (r.get("name", str(r["id"])) if show_name else str(r["id"]))
         style = {"high": "bold green", "low": "bold red"}.get(r["flag"])
-        tab.add_row(name, str(r["games"]), str(r["wins"]), pct(r["rate"]), interval(r),
+        tab.add_row(Text(name), str(r["games"]), str(r["wins"]), pct(r["rate"]), interval(r),
                     flag(lang, r["flag"]), style=style)
     return tab
 
@@ -57,7 +59,7 @@ def render(report: dict[str, Any], console: Console, lang: str = "ja", pairs: in
                     draw_rate=pct(report["draw_rate"]), share=pct(report["fair_share"])))
     if cfg["fixed"]:
         console.print(t(lang, "fixed", pairs=", ".join(
-            f"{f['player']}={f['master']}+{f['servant']}" for f in cfg["fixed"])))
+            f"{f['player']}={f['master']}+{f['servant']}" for f in cfg["fixed"])), markup=False)
     console.print(t(lang, "fair_share_help"))
     console.print(rate_table(lang, t(lang, "section.masters"), report["masters"], t(lang, "col.card")))
     console.print(rate_table(lang, t(lang, "section.servants"), report["servants"], t(lang, "col.card")))
@@ -100,14 +102,14 @@ def render(report: dict[str, Any], console: Console, lang: str = "ja", pairs: in
     for col in ("cause", "servants", "masters", "per_game"):
         lt.add_column(t(lang, f"col.{col}"), justify="left" if col == "cause" else "right")
     for r in report["losses"]:
-        lt.add_row(cause(lang, r["cause"], sname), str(r["servants"]), str(r["masters"]),
+        lt.add_row(Text(cause(lang, r["cause"], sname)), str(r["servants"]), str(r["masters"]),
                    f"{r['per_game']:.3f}")
     console.print(lt)
     at = Table(title=t(lang, "section.abilities"), title_justify="left")
     for col in ("event", "count", "per_game"):
         at.add_column(t(lang, f"col.{col}"), justify="left" if col == "event" else "right")
     for r in report["abilities"]:
-        at.add_row(event(lang, r["event"], sname), str(r["count"]), f"{r['per_game']:.3f}")
+        at.add_row(Text(event(lang, r["event"], sname)), str(r["count"]), f"{r['per_game']:.3f}")
     console.print(at)
     console.print(rate_table(lang, t(lang, "section.reveal"), report["hidden"]["reveal"],
                              t(lang, "col.round"), label=lambda r: reveal_round(lang, r["id"])))
@@ -126,7 +128,7 @@ def render(report: dict[str, Any], console: Console, lang: str = "ja", pairs: in
 
 
 def render_compare(cmp: dict[str, Any], console: Console, lang: str, limit: int = 15) -> None:
-    console.print(f"[bold]{t(lang, 'section.compare', label=cmp['label'])}[/bold]")
+    console.print(f"[bold]{escape(t(lang, 'section.compare', label=cmp['label']))}[/bold]")
     sm = Table(title=t(lang, "section.compare_summary"), title_justify="left")
     for col in ("value", "base", "other", "diff", "p"):
         sm.add_column(t(lang, f"col.{col}"), justify="left" if col == "value" else "right")
@@ -134,7 +136,8 @@ def render_compare(cmp: dict[str, Any], console: Console, lang: str, limit: int 
     sm.add_row(t(lang, "compare.draw_rate"), pct(s["draw_rate"]["base"]), pct(s["draw_rate"]["other"]),
                f"{100 * s['draw_rate']['diff']:+.1f} pt", f"{s['draw_rate']['p']:.3f}")
     for key in ("rounds_mean", "battles_per_game"):
-        sm.add_row(t(lang, f"compare.{key}"), f"{s[key]['base']:.2f}", f"{s[key]['other']:.2f}", f"{s[key]['diff']:+.2f}", "")
+        sm.add_row(t(lang, f"compare.{key}"), f"{s[key]['base']:.2f}", f"{s[key]['other']:.2f}",
+                   f"{s[key]['diff']:+.2f}", "")
     console.print(sm)
     for section in ("masters", "servants", "pairs"):
         rows = [r for r in cmp[section] if r["diff"] is not None][:limit]
@@ -143,7 +146,7 @@ def render_compare(cmp: dict[str, Any], console: Console, lang: str, limit: int 
         for col in ("base", "other", "diff", "p", "flag"):
             tab.add_column(t(lang, f"col.{col}"), justify="right" if col != "flag" else "left")
         for r in rows:
-            tab.add_row(r["name"], f"{pct(r['base_rate'])} ({r['base_games']})",
+            tab.add_row(Text(r["name"]), f"{pct(r['base_rate'])} ({r['base_games']})",
                         f"{pct(r['other_rate'])} ({r['other_games']})",
                         f"{100 * r['diff']:+.1f} pt", f"{r['p']:.3f}",
                         t(lang, "flag.significant") if r["significant"] else "",

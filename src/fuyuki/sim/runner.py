@@ -146,7 +146,7 @@ def preflight(cfg: SimConfig) -> None:
     rules = cfg.rules()
     for name in set(cfg.bots):
         from fuyuki.sim.play import make_agent
-        make_agent(name, 0, rules)
+        make_agent(name, 0, rules, cfg.bot_iterations)
     g = setup_overrides.start(cfg.players, cfg.game_seed(0), rules, quiet=True)
     setup_overrides.deal(g, {k: (m, s) for k, m, s in cfg.fixed}, cfg.assign)
 

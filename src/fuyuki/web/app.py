@@ -1,20 +1,28 @@
 """The FastAPI application: pages, the small JSON API and the WebSocket of each table.
 
 HTTP
-  GET  /                          lobby page (create a table, join by code)
-  GET  /t/{code}                  the table page (seat, spectator or replay)
-  GET  /rules                     every card with its text
-  GET  /api/meta                  editions, modes, options, bot levels
-  GET  /api/cards                 the card data (names and texts, ja and en)
-  POST /api/tables                create: {config..., "name": host name or null}
+  GET  /                          lobby page (create a table of any game, join by code)
+  GET  /t/{code}                  the table page of the table's game (seat, spectator, replay)
+  GET  /rules                     every Servant Big Battle card with its text
+  GET  /api/meta                  the games and, per game, what the lobby offers; the
+                                  Servant Big Battle keys (editions, modes, ...) also on top
+  GET  /api/games/{game}/data     a game's static page data (card texts; nothing hidden)
+  GET  /api/cards                 = /api/games/sbb/data (names and texts, ja and en)
+  POST /api/tables                create: {"game": id (default "sbb"), settings...,
+                                           "name": host name or null}
+  GET  /api/tables                the public tables with an open seat (the lobby's list)
   GET  /api/tables/{code}         the public summary (no token, no seed, no hidden card)
+  GET  /api/tables/{code}/qr.svg  a QR code of the join link
   POST /api/tables/{code}/join    {"name"} -> {"seat", "token"}
-  GET  /api/tables/{code}/replay/{step}   public frame of a finished game
+  GET  /api/tables/{code}/replay/{step}[?hands=1]   public frame of a finished game (with
+                                  hands=1 every seat's own view too: the game is over)
 
 WebSocket /ws/{code}
   client -> server  {"type":"hello","token":T|null}   first, within hello_timeout
                     {"type":"move","choice":C,"turn":N}  N = the "turn" of the state message
                     {"type":"back"}   {"type":"start"} (host)   {"type":"ping"}
+                    {"type":"chat","text":T} | {"type":"chat","stamp":S}   (seats)
+                    {"type":"rematch"}   (a seat, after the game: the same players again)
   server -> client  {"type":"state", ...}   after every change (see Table.state_message)
                     {"type":"error","code":..,"message":..}   {"type":"pong"}
 """
@@ -22,25 +30,27 @@ WebSocket /ws/{code}
 from __future__ import annotations
 
 import asyncio
-import json
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from fuyuki.core.errors import IllegalAction
-from fuyuki.sbb.rules import OPTIONS, editions
 from fuyuki.web import security
-from fuyuki.web.cards import card_data
+from fuyuki.web.games import DEFAULT, adapter, games
+from fuyuki.web.manager import Manager
+from fuyuki.web.qr import qr_svg
+from fuyuki.web.settings import Settings, check_name
 from fuyuki.web.storage import SQLiteStorage, Storage
-from fuyuki.web.tables import Conn, Manager, Settings, dumps, levels, modes
+from fuyuki.web.table import CLOSE_NOT_FOUND, CLOSE_TOO_MANY, Conn, dumps
 
 STATIC = Path(__file__).parent / "static"
 STATUS = {"not_found": 404, "table_full": 409, "table_started": 409, "rate_limited": 429,
-          "not_over": 409, "table_broken": 500}
+          "not_over": 409, "table_broken": 500, "too_large": 413, "too_many_tables": 429,
+          "name_taken": 409}
 
 
 def _error(exc: IllegalAction) -> JSONResponse:
@@ -57,6 +67,7 @@ def create_app(data: str | Path | None = None, *, storage: Storage | None = None
             raise ValueError("give a data directory or a storage")
         storage = SQLiteStorage(data)
     manager = Manager(storage, settings)
+    sockets: dict[str, int] = {}          # open WebSockets per client address
     http_limit = security.KeyedLimiter(settings.http_rate, settings.http_burst)
 
     @asynccontextmanager
@@ -64,13 +75,18 @@ def create_app(data: str | Path | None = None, *, storage: Storage | None = None
         yield
         manager.close()
 
-    app = FastAPI(title="fuyuki — Servant Big Battle online", lifespan=lifespan,
+    app = FastAPI(title="fuyuki — table server", lifespan=lifespan,
                   docs_url=None, redoc_url=None, openapi_url=None)
     app.state.manager = manager
 
     @app.exception_handler(IllegalAction)
     async def refused(request: Request, exc: IllegalAction):
         return _error(exc)
+
+    @app.exception_handler(Exception)
+    async def failed(request: Request, exc: Exception):   # a bug: a plain answer, no traceback
+        return JSONResponse({"error": "server_error", "message": "the server failed"},
+                            status_code=500)
 
     app.state.storage = storage
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
@@ -88,7 +104,11 @@ def create_app(data: str | Path | None = None, *, storage: Storage | None = None
 
     @app.get("/t/{code}")
     async def table_page(code: str):
-        return page("table.html")
+        try:
+            table = manager.get(code)
+        except IllegalAction:
+            table = None
+        return page(table.adapter.page if table is not None else adapter(DEFAULT).page)
 
     @app.get("/rules")
     async def rules_page():
@@ -96,14 +116,21 @@ def create_app(data: str | Path | None = None, *, storage: Storage | None = None
 
     @app.get("/api/meta")
     async def meta():
-        return {"editions": editions(), "modes": modes(), "options": list(OPTIONS),
-                "levels": levels(), "players": _players_by(), "timer": [0, 10, 600]}
+        per = {g: {"title": adapter(g).title, **adapter(g).meta()} for g in games()}
+        return {**per[DEFAULT], "default": DEFAULT, "games": per}
+
+    @app.get("/api/games/{game}/data")
+    async def game_data(game: str, request: Request):
+        try:
+            if game not in games():
+                raise IllegalAction("not_found", "no such game")
+            return adapter(game).data(dict(request.query_params))
+        except IllegalAction as exc:
+            return _error(exc)
 
     @app.get("/api/cards")
-    async def cards(edition: str = "final", mode: str = "standard"):
-        if edition not in editions() or mode not in modes():
-            return _error(IllegalAction("bad_config", "unknown edition or mode"))
-        return card_data(edition, mode)
+    async def cards(request: Request):
+        return await game_data(DEFAULT, request)
 
     async def body(request: Request) -> dict[str, Any]:
         declared = request.headers.get("content-length", "0")
@@ -114,17 +141,14 @@ def create_app(data: str | Path | None = None, *, storage: Storage | None = None
             raw += chunk
             if len(raw) > settings.max_message:
                 raise IllegalAction("too_large", "request too large")
-        try:
-            data = json.loads(raw or b"{}")
-        except ValueError:
-            raise IllegalAction("bad_json", "the body is not JSON") from None
-        if not isinstance(data, dict):
-            raise IllegalAction("bad_json", "the body is a JSON object")
+        data = security.parse_json(raw or b"{}", settings.max_message)
+        if data is None:
+            raise IllegalAction("bad_json", "the body is a JSON object of at most "
+                                f"{settings.max_message} bytes and {security.MAX_DEPTH} levels")
         return data
 
     def limited(request: Request) -> None:
-        host = request.client.host if request.client else "-"
-        if not http_limit.allow(host):
+        if not http_limit.allow(address(request)):
             raise IllegalAction("rate_limited", "too many requests; wait a little")
 
     @app.post("/api/tables")
@@ -133,11 +157,25 @@ def create_app(data: str | Path | None = None, *, storage: Storage | None = None
             limited(request)
             data = await body(request)
             name = data.pop("name", None)
-            table, seat, token = manager.create(data, name)
+            table, seat, token = manager.create(data, name, address=address(request))
             table.refresh()
         except IllegalAction as exc:
             return _error(exc)
         return {"code": table.code, "seat": seat, "token": token, "status": table.status}
+
+    @app.get("/api/tables")
+    async def open_tables():
+        """The tables their hosts made public that still have an open seat."""
+        return {"tables": manager.open_tables()}
+
+    @app.get("/api/tables/{code}/qr.svg")
+    async def invite_qr(code: str, request: Request):
+        """A QR code of the table's join link (drawn here: the page loads nothing from
+        elsewhere)."""
+        if manager.get(code) is None:
+            return _error(IllegalAction("not_found", "no such table"))
+        return Response(qr_svg(str(request.base_url).rstrip("/") + f"/t/{code}"),
+                        media_type="image/svg+xml", headers={"Cache-Control": "max-age=3600"})
 
     @app.get("/api/tables/{code}")
     async def table_summary(code: str):
@@ -154,20 +192,18 @@ def create_app(data: str | Path | None = None, *, storage: Storage | None = None
             if table is None:
                 raise IllegalAction("not_found", "no such table")
             data = await body(request)
-            from fuyuki.web.tables import check_name
-
             seat, token = table.join(check_name(data.get("name")))
         except IllegalAction as exc:
             return _error(exc)
         return {"code": code, "seat": seat, "token": token}
 
     @app.get("/api/tables/{code}/replay/{step}")
-    async def replay(code: str, step: int):
+    async def replay(code: str, step: int, hands: bool = False):
         table = manager.get(code)
         if table is None:
             return _error(IllegalAction("not_found", "no such table"))
         try:
-            return table.replay_frame(step)
+            return table.replay_frame(step, hands)
         except IllegalAction as exc:
             return _error(exc)
 
@@ -181,9 +217,22 @@ def create_app(data: str | Path | None = None, *, storage: Storage | None = None
             table = manager.get(code)
         except IllegalAction:
             table = None
-        if table is None or len(table.conns) >= settings.max_conns_per_table:
-            await ws.close(code=1008)
+        if table is None:
+            await ws.close(code=CLOSE_NOT_FOUND)
             return
+        where = address(ws)
+        if sockets.get(where, 0) >= settings.sockets_per_address:
+            await ws.close(code=CLOSE_TOO_MANY)
+            return
+        sockets[where] = sockets.get(where, 0) + 1
+        try:
+            await _serve(ws, table, where)
+        finally:
+            sockets[where] -= 1
+            if not sockets[where]:
+                del sockets[where]
+
+    async def _serve(ws: WebSocket, table, where: str) -> None:
         await ws.accept()
         try:
             first = await asyncio.wait_for(ws.receive(), settings.hello_timeout)
@@ -191,7 +240,7 @@ def create_app(data: str | Path | None = None, *, storage: Storage | None = None
             await _close(ws, 1008)
             return
         hello = _parse(first, settings.max_message)
-        if not isinstance(hello, dict) or hello.get("type") != "hello":
+        if hello is None or hello.get("type") != "hello":
             await _send_error(ws, "bad_hello", "the first message is a hello")
             await _close(ws, 1008)
             return
@@ -204,7 +253,12 @@ def create_app(data: str | Path | None = None, *, storage: Storage | None = None
                 await _close(ws, 1008)
                 return
         conn = Conn(seat, asyncio.Queue(settings.outbox),
-                    security.RateLimiter(settings.msg_rate, settings.msg_burst))
+                    security.RateLimiter(settings.msg_rate, settings.msg_burst), address=where)
+        refused = table.admit(conn)
+        if refused is not None:
+            await _send_error(ws, "no_room", "this table has no more places for spectators")
+            await _close(ws, refused)
+            return
         sender = asyncio.create_task(_sender(ws, conn))
         table.attach(conn)
         try:
@@ -217,6 +271,7 @@ def create_app(data: str | Path | None = None, *, storage: Storage | None = None
                     conn.push(dumps({"type": "error", "code": "rate_limited",
                                      "message": "too many messages; slow down"}))
                     if conn.strikes > 20:
+                        conn.close_code = 1008
                         break
                     continue
                 data = _parse(message, settings.max_message)
@@ -225,7 +280,7 @@ def create_app(data: str | Path | None = None, *, storage: Storage | None = None
                                      "message": f"a message is a JSON object of at most "
                                                 f"{settings.max_message} bytes"}))
                     continue
-                _handle(table, conn, data)
+                _handle(manager, table, conn, data)
         except WebSocketDisconnect:
             pass
         finally:
@@ -244,33 +299,18 @@ def create_app(data: str | Path | None = None, *, storage: Storage | None = None
     return app
 
 
-def _players_by() -> dict[str, list[int]]:
-    """Allowed player counts of every edition/mode pair ("final/standard": [3, 4, 5])."""
-    from fuyuki.core.errors import FuyukiError
-    from fuyuki.web.tables import rules_for
-
-    out = {}
-    for e in editions():
-        for m in modes():
-            try:
-                out[f"{e}/{m}"] = list(rules_for(e, m, ()).players)
-            except FuyukiError:
-                pass
-    return out
+def address(conn: Request | WebSocket) -> str:
+    """The client's address (behind a trusted proxy, ``fuyuki serve --proxy-headers``, the
+    real client's: uvicorn rewrites it from X-Forwarded-For)."""
+    return conn.client.host if conn.client else "-"
 
 
-def _parse(message: dict[str, Any], limit: int) -> Any:
+def _parse(message: dict[str, Any], limit: int) -> dict[str, Any] | None:
     text = message.get("text")
-    if text is None or len(text.encode("utf-8")) > limit:
-        return None
-    try:
-        data = json.loads(text)
-    except ValueError:
-        return None
-    return data if isinstance(data, dict) else None
+    return None if text is None else security.parse_json(text, limit)
 
 
-def _handle(table, conn: Conn, data: dict[str, Any]) -> None:
+def _handle(manager: Manager, table, conn: Conn, data: dict[str, Any]) -> None:
     kind = data.get("type")
     try:
         if kind == "move":
@@ -281,10 +321,16 @@ def _handle(table, conn: Conn, data: dict[str, Any]) -> None:
             table.start(conn.seat)
         elif kind == "ping":
             conn.push(dumps({"type": "pong"}))
+        elif kind == "chat":
+            table.post_chat(conn.seat, data)
+        elif kind == "rematch":
+            manager.rematch(table, conn.seat, conn.address)
         else:
-            raise IllegalAction("bad_message", "unknown message type")
+            table.message(conn.seat, data)
     except IllegalAction as exc:
         conn.push(dumps({"type": "error", "code": exc.code, "message": str(exc)}))
+    except Exception:  # noqa: BLE001 - a bug must not drop the connection or leak a traceback
+        conn.push(dumps({"type": "error", "code": "server_error", "message": "the server failed"}))
 
 
 async def _sender(ws: WebSocket, conn: Conn) -> None:
@@ -292,9 +338,12 @@ async def _sender(ws: WebSocket, conn: Conn) -> None:
         text = await conn.outbox.get()
         if text is None:
             if conn.closed:
-                await _close(ws, 1008)   # detached, or dropped for not reading
+                await _close(ws, conn.close_code)   # detached, replaced, or dropped for not reading
             return
         await ws.send_text(text)
+        if conn.closed and conn.outbox.empty():
+            await _close(ws, conn.close_code)
+            return
 
 
 async def _send_error(ws: WebSocket, code: str, message: str) -> None:

@@ -9,7 +9,7 @@ from collections import Counter
 from functools import lru_cache
 from typing import Any
 
-from fuyuki.web.tables import rules_for
+from fuyuki.web.games.sbb import rules_for
 
 
 @lru_cache(maxsize=32)

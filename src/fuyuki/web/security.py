@@ -4,6 +4,9 @@
   the SHA-256 of a seat token; the token itself lives in the player's browser.
 - :class:`RateLimiter` is a token bucket (per connection for WebSocket messages, per client
   address for the HTTP calls that create things).
+- :func:`parse_json` reads a client's JSON (an HTTP body or a WebSocket frame) of bounded size
+  and nesting: anything else is ``None`` (the caller answers 4xx or a close code), never a
+  RecursionError.
 - :func:`origin_allowed` refuses a WebSocket whose ``Origin`` is another site (a page elsewhere
   cannot drive a visitor's seat). A client that sends no Origin (not a browser) is let in:
   it could forge the header anyway, and the seat token is what guards a seat.
@@ -13,9 +16,11 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import re
 import secrets
 import time
+from typing import Any
 from urllib.parse import urlsplit
 
 CODE_RE = re.compile(r"^[A-Za-z0-9_-]{8,32}$")
@@ -90,3 +95,47 @@ def origin_allowed(origin: str | None, host: str | None, allowed: tuple[str, ...
     if parts.scheme not in ("http", "https") or not parts.netloc:
         return False
     return host is not None and parts.netloc.lower() == host.lower()
+
+
+MAX_DEPTH = 16          # nesting of a client's JSON (the protocol needs 3)
+
+
+def nesting(text: str) -> int:
+    """The deepest ``[``/``{`` nesting of JSON ``text`` (strings skipped), without recursion."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def parse_json(raw: str | bytes, limit: int, max_depth: int = MAX_DEPTH) -> Any:
+    """A client's JSON object, or ``None`` when it is too large, too deep, not JSON or not an
+    object (the caller refuses it with a 4xx or a close code)."""
+    if isinstance(raw, bytes):
+        if len(raw) > limit:
+            return None
+        try:
+            raw = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+    if len(raw.encode("utf-8")) > limit or nesting(raw) > max_depth:
+        return None
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError):
+        return None
+    return data if isinstance(data, dict) else None

@@ -27,6 +27,7 @@ class SeatRow:
     name: str = ""             # "" while a human seat is open
     token_hash: str = ""       # sha256 of the seat token ("" for bots and open seats)
     level: str = ""            # bot level for bot seats
+    deadline: float | None = None   # wall-clock end of the seat's running decision timer
 
 
 @dataclass
@@ -38,6 +39,7 @@ class TableRow:
     created: float
     seats: list[SeatRow] = field(default_factory=list)
     submissions: list[tuple[int, Any]] = field(default_factory=list)
+    chat: list[dict[str, Any]] = field(default_factory=list)
 
 
 class Storage:
@@ -56,6 +58,13 @@ class Storage:
         raise NotImplementedError
 
     def set_status(self, code: str, status: str) -> None:
+        raise NotImplementedError
+
+    def set_deadline(self, code: str, seat: int, deadline: float | None) -> None:
+        """The wall-clock end of ``seat``'s running decision timer (None: no timer runs)."""
+        raise NotImplementedError
+
+    def append_chat(self, code: str, index: int, entry: dict[str, Any]) -> None:
         raise NotImplementedError
 
     def codes(self, status: str | None = None) -> list[str]:
@@ -80,6 +89,7 @@ CREATE TABLE IF NOT EXISTS seats (
     name       TEXT NOT NULL,
     token_hash TEXT NOT NULL,
     level      TEXT NOT NULL,
+    deadline   REAL,
     PRIMARY KEY (code, seat)
 );
 CREATE TABLE IF NOT EXISTS submissions (
@@ -87,6 +97,12 @@ CREATE TABLE IF NOT EXISTS submissions (
     idx    INTEGER NOT NULL,
     seat   INTEGER NOT NULL,
     choice TEXT NOT NULL,
+    PRIMARY KEY (code, idx)
+);
+CREATE TABLE IF NOT EXISTS chat (
+    code  TEXT NOT NULL,
+    idx   INTEGER NOT NULL,
+    entry TEXT NOT NULL,
     PRIMARY KEY (code, idx)
 );
 """
@@ -112,6 +128,9 @@ class SQLiteStorage(Storage):
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA busy_timeout=5000")
         self._db.executescript(SCHEMA)
+        columns = {r[1] for r in self._db.execute("PRAGMA table_info(seats)")}
+        if "deadline" not in columns:       # a database made before decision timers were stored
+            self._db.execute("ALTER TABLE seats ADD COLUMN deadline REAL")
 
     def _write(self, sql: str, params: tuple | list = (), many: bool = False) -> None:
         with self._lock:
@@ -148,13 +167,17 @@ class SQLiteStorage(Storage):
             if t is None:
                 return None
             seats = self._db.execute(
-                "SELECT seat, kind, name, token_hash, level FROM seats WHERE code=? ORDER BY seat",
+                "SELECT seat, kind, name, token_hash, level, deadline FROM seats WHERE code=? "
+                "ORDER BY seat",
                 (code,)).fetchall()
             subs = self._db.execute(
                 "SELECT seat, choice FROM submissions WHERE code=? ORDER BY idx", (code,)).fetchall()
+            chat = self._db.execute("SELECT entry FROM chat WHERE code=? ORDER BY idx",
+                                    (code,)).fetchall()
         return TableRow(t[0], int(t[1]), json.loads(t[2]), t[3], float(t[4]),
                         [SeatRow(*s) for s in seats],
-                        [(int(seat), json.loads(choice)) for seat, choice in subs])
+                        [(int(seat), json.loads(choice)) for seat, choice in subs],
+                        [json.loads(c[0]) for c in chat])
 
     def update_seat(self, code: str, seat: SeatRow) -> None:
         self._write("UPDATE seats SET kind=?, name=?, token_hash=?, level=? WHERE code=? AND seat=?",
@@ -166,6 +189,13 @@ class SQLiteStorage(Storage):
 
     def set_status(self, code: str, status: str) -> None:
         self._write("UPDATE tables SET status=? WHERE code=?", (status, code))
+
+    def set_deadline(self, code: str, seat: int, deadline: float | None) -> None:
+        self._write("UPDATE seats SET deadline=? WHERE code=? AND seat=?", (deadline, code, seat))
+
+    def append_chat(self, code: str, index: int, entry: dict[str, Any]) -> None:
+        self._write("INSERT INTO chat(code, idx, entry) VALUES (?,?,?)",
+                    (code, index, json.dumps(entry, ensure_ascii=False)))
 
     def codes(self, status: str | None = None) -> list[str]:
         with self._lock:
@@ -196,7 +226,8 @@ class MemoryStorage(Storage):
         if t is None:
             return None
         return TableRow(t.code, t.seed, dict(t.config), t.status, t.created,
-                        [SeatRow(**vars(s)) for s in t.seats], list(t.submissions))
+                        [SeatRow(**vars(s)) for s in t.seats], list(t.submissions),
+                        [dict(c) for c in t.chat])
 
     def update_seat(self, code: str, seat: SeatRow) -> None:
         self._tables[code].seats[seat.seat] = SeatRow(**vars(seat))
@@ -208,6 +239,14 @@ class MemoryStorage(Storage):
 
     def set_status(self, code: str, status: str) -> None:
         self._tables[code].status = status
+
+    def set_deadline(self, code: str, seat: int, deadline: float | None) -> None:
+        self._tables[code].seats[seat].deadline = deadline
+
+    def append_chat(self, code: str, index: int, entry: dict[str, Any]) -> None:
+        chat = self._tables[code].chat
+        assert index == len(chat)
+        chat.append(dict(entry))
 
     def codes(self, status: str | None = None) -> list[str]:
         return [c for c, t in self._tables.items() if status is None or t.status == status]

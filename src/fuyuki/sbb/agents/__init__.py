@@ -20,11 +20,17 @@ def bot_names() -> list[str]:
     return names
 
 
-def make_bot(name: str, seed: int = 0, rules: Any = None, **kwargs: Any):
+def make_bot(name: str, seed: int = 0, rules: Any = None, iterations: int | None = None,
+             **kwargs: Any):
     """A bot by name or level (easy/normal/hard). Pass the game's ``rules`` when they are not
     the default final edition (a user's cards, options): the bots that reason about cards
-    read them there."""
+    read them there. ``iterations``: the hard bot's search budget as a count of iterations —
+    the same seed then plays the same game on any machine (its default budget is time); the
+    other bots do not search and ignore it."""
     name = LEVELS.get(name, name)
+    if iterations is not None and (type(iterations) is not int or iterations < 1):
+        from fuyuki.core.errors import DataError
+        raise DataError("--bot-iterations", "iterations", f"must be 1 or more, not {iterations!r}")
     if name == "random":
         from fuyuki.sbb.agents.random_bot import RandomBot
         return RandomBot(seed)
@@ -33,6 +39,8 @@ def make_bot(name: str, seed: int = 0, rules: Any = None, **kwargs: Any):
         return HeuristicBot(seed, cards=rules.cards if rules is not None else None)
     if name == "hard":
         from fuyuki.sbb.agents.hard import HardBot
+        if iterations is not None:
+            kwargs["iterations"] = iterations
         return HardBot(seed, rules=rules, **kwargs)
     from fuyuki.core.errors import FuyukiError
     raise FuyukiError(f"unknown bot {name!r} (known: {bot_names()} or easy/normal/hard)")

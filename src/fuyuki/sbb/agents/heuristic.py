@@ -65,7 +65,7 @@ class HeuristicBot:
     def _place_gem(self, view, d: Decision):
         hand = view["me"]["hand"]
         best, best_score = d.options[0], -1.0
-        for li, land in enumerate(view["lands"]):
+        for land in view["lands"]:
             if land["id"] not in d.options:
                 continue
             colour = self.cards.lands[land["id"]].colour

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from html import escape
 from pathlib import Path
 from string import Template
+from typing import Any
 
 from fuyuki.core.i18n import pick, register, tr
 from fuyuki.core.errors import FuyukiError
@@ -87,8 +88,9 @@ def _mark(name: dict[str, str]) -> str:
 
 
 def _foot(cid: str, rules: Rules) -> str:
+    mode = "" if rules.mode in (None, "standard") else " · " + escape(str(rules.mode))
     return (f'<div class="foot"><span>{escape(cid)}</span>'
-            f'<span>{escape(rules.edition)}{"" if rules.mode in (None, "standard") else " · " + escape(str(rules.mode))}</span></div>')
+            f'<span>{escape(rules.edition)}{mode}</span></div>')
 
 
 def _stat(value: int, label: str) -> str:
@@ -96,7 +98,7 @@ def _stat(value: int, label: str) -> str:
 
 
 # ------------------------------------------------------------------------------ fronts
-class _Params(dict):
+class _Params(dict[str, Any]):
     def __missing__(self, key: str) -> str:
         return "{" + key + "}"
 
@@ -113,7 +115,8 @@ def _join(lang: str, parts: list[str]) -> str:
     return ("、" if lang == "ja" else ", ").join(parts)
 
 
-def _ability(m: Master, rules: Rules, lang: str, base: dict[str, Master]) -> tuple[dict, str, list[str]]:
+def _ability(m: Master, rules: Rules, lang: str,
+             base: dict[str, Master]) -> tuple[dict[str, str], str, list[str]]:
     """The ability name, text and notes a master card shows under these rules.
 
     A mode may give a master another ability (ubw: 士郎's 無限の剣製): its name and text are
@@ -295,7 +298,7 @@ def slot(i: int, mirrored: bool = False) -> tuple[int, int]:
     return row + 1, col + 1
 
 
-def _chunks(items: list, n: int) -> list[list]:
+def _chunks(items: list[Any], n: int) -> list[list[Any]]:
     return [items[i:i + n] for i in range(0, len(items), n)]
 
 

@@ -1,4 +1,4 @@
-// Servant Big Battle online — shared helpers: language, API, card names. No build step.
+// fuyuki online — shared helpers: language, API, Servant Big Battle's card names. No build step.
 "use strict";
 
 const I18N = {
@@ -62,6 +62,10 @@ const I18N = {
   },
 };
 
+// the table server's lobby (every game)
+Object.assign(I18N.ja, { lobby_title: "fuyuki オンライン — 友だちと遊ぶ", game: "ゲーム", rules_sbb: "サーヴァント大戦のカード一覧" });
+Object.assign(I18N.en, { lobby_title: "fuyuki online — play with friends", game: "Game", rules_sbb: "Servant Big Battle's cards" });
+
 const ERRORS = {
   ja: { not_an_option: "その選択はできません", not_your_turn: "今はあなたの番ではありません", stale_decision: "その決定はもう締め切られました",
         rate_limited: "送信が多すぎます", table_full: "満席です", table_started: "もう始まっています", bad_name: "名前は1〜24文字",
@@ -88,7 +92,7 @@ function errText(code, message) {
 }
 function applyI18n(root) {
   (root || document).querySelectorAll("[data-i18n]").forEach(el => { el.textContent = t(el.dataset.i18n); });
-  document.title = t("title");
+  document.title = t(document.body.dataset.title || "title");
 }
 function setupLangButton(onChange) {
   const b = document.getElementById("lang");
@@ -137,7 +141,7 @@ function parseAction(id) {
 function cardName(id) {
   if (id === null || id === undefined || id === "") return t("none");
   const c = CARD_INDEX[id];
-  if (c) return c.name.ja;                       // names stay Japanese
+  if (c) return lang() === "en" && c.name.en ? `${c.name.ja} (${c.name.en})` : c.name.ja;  // Japanese first
   const a = parseAction(id);
   if (a) {
     const kind = a.kind === "np" ? "宝具" : "出撃";
@@ -151,19 +155,3 @@ function cardText(id) {
   return c && c.text ? (c.text[lang()] || c.text.ja) : "";
 }
 function landColour(id) { const c = CARD_INDEX[id]; return c ? c.colour : "none"; }
-function cardElement(id, extra) {
-  const a = parseAction(id);
-  if (a) {
-    return el("button", { class: `card action c-${a.colour}`, "data-card": id, type: "button", ...extra },
-      el("div", { class: "k", text: `${lang() === "ja" ? COLOUR.ja[a.colour] : COLOUR.en[a.colour]} ${a.kind === "np" ? "宝具" : "出撃"}` }),
-      el("div", { class: "v", text: String(a.value) }));
-  }
-  const c = CARD_INDEX[id];
-  const b = el("button", { class: "card" + (c && c.group === "events" ? " event" : ""), "data-card": id, type: "button", ...extra },
-    el("div", { class: "v", text: cardName(id) }));
-  if (c && c.group === "servants") b.append(el("div", { class: "k", text: `${t("power")} ${c.power} · ${c.np_name.ja}` }));
-  if (c && c.group === "masters") b.append(el("div", { class: "k", text: `${t("mana")} ${c.mana} · ${c.ability_name.ja}` }));
-  const txt = cardText(id);
-  if (txt) b.title = txt;
-  return b;
-}

@@ -1,4 +1,4 @@
-// The lobby: create a table, or go to one by its code.
+// The lobby: create a table of any game the server hosts, or go to one by its code.
 "use strict";
 
 async function initLobby() {
@@ -11,6 +11,7 @@ async function initLobby() {
   document.getElementById("c-edition").addEventListener("change", fillPlayers);
   document.getElementById("c-mode").addEventListener("change", fillPlayers);
   document.getElementById("c-players").addEventListener("change", fillBots);
+  document.getElementById("c-game").addEventListener("change", () => { fillLevels(); fillPlayers(); });
   document.getElementById("join-form").addEventListener("submit", ev => {
     ev.preventDefault();
     let code = document.getElementById("j-code").value.trim();
@@ -23,16 +24,9 @@ async function initLobby() {
 let META = null;
 async function fillMeta() {
   META = META || await api("/api/meta");
-  const fill = (id, values, label) => {
-    const s = document.getElementById(id), cur = s.value;
-    s.replaceChildren(...values.map(v => el("option", { value: v, text: label ? label(v) : v })));
-    if (cur && values.includes(cur)) s.value = cur;
-  };
-  fill("c-level", META.levels, v => t("lvl_" + v));
-  if (!document.getElementById("c-level").dataset.init) {
-    document.getElementById("c-level").value = META.levels.includes("normal") ? "normal" : META.levels[0];
-    document.getElementById("c-level").dataset.init = "1";
-  }
+  const games = Object.keys(META.games);
+  fill("c-game", games, g => META.games[g].title[lang()] || g);
+  fillLevels();
   fill("c-edition", META.editions);
   if (META.editions.includes("final") && !document.getElementById("c-edition").dataset.init) {
     document.getElementById("c-edition").value = "final";
@@ -46,10 +40,28 @@ async function fillMeta() {
     el("input", { type: "checkbox", value: o, ...(checked.has(o) ? { checked: "" } : {}) }), " " + t("opt_" + o))));
 }
 
-// the player counts the chosen edition and mode allow; bot seats leave the host a seat
+function fill(id, values, label) {
+  const s = document.getElementById(id), cur = s.value;
+  s.replaceChildren(...values.map(v => el("option", { value: v, text: label ? label(v) : v })));
+  if (cur && values.includes(cur)) s.value = cur;
+}
+function game() { return document.getElementById("c-game").value || META.default; }
+
+// the bot levels of the chosen game (normal unless the player chose another)
+function fillLevels() {
+  const levels = META.games[game()].levels, s = document.getElementById("c-level");
+  fill("c-level", levels, v => t("lvl_" + v));
+  if (!s.dataset.init || !levels.includes(s.value)) {
+    s.value = levels.includes("normal") ? "normal" : levels[0];
+    s.dataset.init = "1";
+  }
+  document.querySelectorAll(".sbb-only").forEach(e => e.classList.toggle("hidden", game() !== "sbb"));
+}
+
+// the player counts the chosen game (edition and mode) allows; bot seats leave the host a seat
 function fillPlayers() {
   const key = `${document.getElementById("c-edition").value}/${document.getElementById("c-mode").value}`;
-  const counts = (META.players && META.players[key]) || [3, 4, 5];
+  const counts = game() === "sbb" ? ((META.players && META.players[key]) || [3, 4, 5]) : META.games[game()].players;
   const p = document.getElementById("c-players"), cur = +p.value || 4;
   p.replaceChildren(...counts.map(n => el("option", { value: n, text: String(n) })));
   p.value = counts.includes(cur) ? cur : counts[Math.min(1, counts.length - 1)];
@@ -70,15 +82,18 @@ async function createTable(ev) {
   const name = document.getElementById("c-name").value.trim();
   localStorage.setItem("fuyuki.name", name);
   const body = {
-    name,
+    name, game: game(),
     players: +document.getElementById("c-players").value,
     bots: +document.getElementById("c-bots").value,
     bot_level: document.getElementById("c-level").value,
-    edition: document.getElementById("c-edition").value,
-    mode: document.getElementById("c-mode").value,
     timer: +document.getElementById("c-timer").value || 0,
-    options: [...document.querySelectorAll("#c-options input:checked")].map(i => i.value),
+    public: !!(document.getElementById("c-public") || {}).checked,
   };
+  if (body.game === "sbb") {
+    body.edition = document.getElementById("c-edition").value;
+    body.mode = document.getElementById("c-mode").value;
+    body.options = [...document.querySelectorAll("#c-options input:checked")].map(i => i.value);
+  }
   try {
     const r = await api("/api/tables", body);
     if (r.token) localStorage.setItem("fuyuki.token." + r.code, r.token);

@@ -1,201 +1,97 @@
-// The table page: a seat, a spectator or a replay. Everything shown comes from the server's
-// state messages (built from view(seat)); this page holds no secret of its own.
+// Servant Big Battle's table page: lands, players, your cards (drawn as the print-and-play
+// faces, cardface.js), the prompt, the last battle. The machinery (connection, join, timer,
+// replay, chat, rematch, whose turn, the reconnect banner) is client.js and social.js; this
+// draws the page data.
 "use strict";
 
-const CODE = (location.pathname.match(/\/t\/([A-Za-z0-9_-]+)/) || [])[1] || "";
-const PARAMS = new URLSearchParams(location.search);
-const TOKEN_KEY = "fuyuki.token." + CODE;
-let ws = null, last = null, events = [], summary = null, spectate = PARAMS.has("watch");
-let promptTurn = null, selected = null, sentTurn = null, deadlineAt = null, timerHandle = null;
-let replayStep = null, replaySteps = 0, reconnectDelay = 800;
+let promptTurn = null, selected = null;
 
-const $ = id => document.getElementById(id);
-const show = (id, on) => $(id).classList.toggle("hidden", !on);
+Object.assign(I18N.ja, { phase_setup: "準備", phase_draft_master: "マスタードラフト", phase_draft_servant: "サーヴァントドラフト",
+  phase_gems: "GEM配置", phase_bid: "入札", phase_reveal: "公開", phase_battle: "バトル", phase_events: "イベント",
+  phase_draw: "補充", phase_paused: "中断", phase_over: "終了" });
+Object.assign(I18N.en, { phase_setup: "Setup", phase_draft_master: "Master draft", phase_draft_servant: "Servant draft",
+  phase_gems: "Gems", phase_bid: "Bidding", phase_reveal: "Reveal", phase_battle: "Battle", phase_events: "Events",
+  phase_draw: "Draw", phase_paused: "Paused", phase_over: "Over" });
 
-function seatName(i) {
-  const seats = (last && last.seats) || (summary && summary.seats) || [];
-  const s = seats[i];
-  let name = s ? (s.name || (s.kind === "bot" ? `${t("bot")}` : t("open_seat"))) : "";
-  return `P${i} ${name}`.trim();
-}
+const SBB = {
+  async load(summary) {
+    await loadCards(summary.config.edition, summary.config.mode);
+    $("confirm").addEventListener("click", () => { if (selected !== null) move(selected); });
+    // a tap on a card that is not a choice shows it large with its text (touch has no hover)
+    $("game").addEventListener("click", ev => {
+      const f = ev.target.closest(".face");
+      if (f && !f.classList.contains("option")) openCardDetail(f.dataset.card, last && last.view ? last.view.lands : null);
+    });
+  },
+  forget() { promptTurn = null; sentTurn = null; },
+  render(v, freshCount) {
+    drawStatus(v);
+    drawBoard(v);
+    drawMine(v);
+    drawPrompt(v);
+    drawLog(events, freshCount);
+    drawBattle(events, freshCount);
+    drawEnd(v);
+  },
+  replay(f) {
+    show("mine", false);
+    show("battle", false);
+    drawStatus(f.view);
+    drawBoard(f.view);
+    drawLog(f.events, f.events.length);
+    show("rp-hands-box", !!f.hands);
+    if (f.hands) {         // every seat's cards (the game is over)
+      $("rp-hands-box").replaceChildren(el("h2", { text: t("hands_h") }), ...f.hands.map((h, s) => el("div", { class: "hand-row" },
+        el("div", { class: "name", text: seatName(s) }),
+        el("div", { class: "cards-row mini" },
+          ...[h.me.master, h.me.servant, ...h.me.hand].filter(Boolean).map(c => cardFace(c, { lands: f.view.lands }))))));
+    }
+  },
+};
 
-function eventText(e) {
-  let text = e.text ? (e.text[lang()] || e.text.ja) : `${e.kind} ${JSON.stringify(e.data)}`;
-  const seats = (last && last.seats) || [];
-  text = text.replace(/\bP(\d)\b/g, (m, d) => {
-    const s = seats[+d];
-    const n = s && (s.name || (s.kind === "bot" ? t("bot") : ""));
-    return n ? `P${d}(${n})` : m;
-  });
-  return text;
-}
-
-// ------------------------------------------------------------------ start
-async function init() {
-  applyI18n();
-  setupLangButton(() => { promptTurn = null; sentTurn = null; rerender(); });
-  $("code").textContent = CODE;
-  try {
-    summary = await api(`/api/tables/${CODE}`);
-  } catch (e) {
-    show("unknown", true);
-    return;
-  }
-  await loadCards(summary.config.edition, summary.config.mode);
-  $("watch-btn").addEventListener("click", () => { spectate = true; show("join", false); connect(); });
-  $("join-form").addEventListener("submit", joinTable);
-  $("start-btn").addEventListener("click", () => send({ type: "start" }));
-  $("back-btn").addEventListener("click", () => send({ type: "back" }));
-  $("confirm").addEventListener("click", () => { if (selected !== null) move(selected); });
-  $("replay-btn").addEventListener("click", () => openReplay(0));
-  $("rp-prev").addEventListener("click", () => openReplay(Math.max(0, replayStep - 1)));
-  $("rp-next").addEventListener("click", () => openReplay(Math.min(replaySteps, replayStep + 1)));
-  $("rp-start").addEventListener("click", () => openReplay(0));
-  $("rp-end").addEventListener("click", () => openReplay(replaySteps));
-  const token = localStorage.getItem(TOKEN_KEY);
-  const open = summary.seats.some(s => s.open);
-  if (!token && !spectate && summary.status === "waiting" && open) {
-    $("join-name").value = localStorage.getItem("fuyuki.name") || "";
-    show("join", true);
-    return;
-  }
-  if (PARAMS.has("replay") && summary.status === "over") { show("game", true); openReplay(0); return; }
-  connect();
-}
-
-async function joinTable(ev) {
-  ev.preventDefault();
-  const name = $("join-name").value.trim();
-  localStorage.setItem("fuyuki.name", name);
-  try {
-    const r = await api(`/api/tables/${CODE}/join`, { name });
-    localStorage.setItem(TOKEN_KEY, r.token);
-    show("join", false);
-    connect();
-  } catch (e) {
-    $("join-err").textContent = e.code === "table_full" || e.code === "table_started" ? t("table_full") : errText(e.code, e.message);
-    if (e.code === "table_full" || e.code === "table_started") { spectate = true; setTimeout(() => { show("join", false); connect(); }, 1200); }
-  }
-}
-
-// ------------------------------------------------------------------ the connection
-function connect() {
-  const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  ws = new WebSocket(`${proto}//${location.host}/ws/${CODE}`);
-  $("conn").textContent = t("connecting");
-  ws.onopen = () => {
-    reconnectDelay = 800;
-    promptTurn = null;
-    sentTurn = null;
-    const token = spectate ? null : localStorage.getItem(TOKEN_KEY);
-    ws.send(JSON.stringify({ type: "hello", token }));
-  };
-  ws.onmessage = ev => {
-    const msg = JSON.parse(ev.data);
-    if (msg.type === "state") onState(msg);
-    else if (msg.type === "error") onError(msg);
-  };
-  ws.onclose = () => {
-    $("conn").textContent = t("disconnected");
-    if (replayStep !== null) return;
-    setTimeout(connect, reconnectDelay);
-    reconnectDelay = Math.min(reconnectDelay * 2, 10000);
-  };
-}
-
-function send(msg) { if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg)); }
-
-function move(choice) {
-  if (!last || last.turn === null || last.turn === undefined || sentTurn === last.turn) return;
-  sentTurn = last.turn;
-  $("prompt-err").textContent = "";
-  send({ type: "move", choice, turn: last.turn });
-  document.querySelectorAll("#prompt button").forEach(b => { b.disabled = true; });
-}
-
-function onError(msg) {
-  if (msg.code === "bad_token") { localStorage.removeItem(TOKEN_KEY); spectate = true; return; }
-  sentTurn = null;
-  $("prompt-err").textContent = errText(msg.code, msg.message);
-  document.querySelectorAll("#prompt button").forEach(b => { b.disabled = false; });
-}
-
-function onState(msg) {
-  if (msg.from_start) events = [];
-  const fresh = msg.events || [];
-  events.push(...fresh);
-  last = msg;
-  $("conn").textContent = msg.you === null ? t("spectating") : "";
-  rerender(fresh.length);
-}
-
-// ------------------------------------------------------------------ drawing
-function rerender(freshCount) {
-  if (replayStep !== null) return;
-  if (!last) return;
-  if (last.status === "waiting") { drawLobby(); return; }
-  show("lobby", false);
-  show("game", true);
-  const v = last.view;
-  drawBoard(v);
-  drawMine(v);
-  drawPrompt(v);
-  drawLog(events, freshCount || 0);
-  drawBattle(events, freshCount || 0);
-  drawEnd(v);
-  show("autobar", !!last.auto && !v.over);
-}
-
-function drawLobby() {
-  show("game", false);
-  show("lobby", true);
-  $("lobby-link").textContent = `${location.origin}/t/${CODE}`;
-  $("lobby-seats").replaceChildren(...last.seats.map(s => el("li", { class: s.seat === last.you ? "me" : "" },
-    `${seatName(s.seat)}${s.seat === last.you ? ` (${t("you")})` : ""}`)));
-  show("start-btn", last.you === 0);
+// the round's facts beside whom the table waits for (client.js writes that part)
+function drawStatus(v) {
+  const line = [
+    `${t("round")} ${v.round}`, t("phase_" + v.phase), `${t("parent")}: ${seatName(v.parent)}`,
+    `${t("pool")} ${v.pool}`, `${t("deck")} ${v.decks.action}`,
+  ];
+  $("status-line").replaceChildren(...line.map(x => el("span", { text: x })));
 }
 
 function drawBoard(v) {
-  const line = [
-    `${t("round")} ${v.round}`, `${t("parent")}: ${seatName(v.parent)}`,
-    `${t("pool")} ${v.pool}`, `${t("deck")} ${v.decks.action}`,
-  ];
-  $("status-line").replaceChildren(...line.map(s => el("span", { text: s })));
   $("lands").replaceChildren(...v.lands.map(l => el("div", { class: `land c-${landColour(l.id)}`, "data-land": l.id },
-    el("div", { text: cardName(l.id) }), el("div", { class: "gems", text: `◆ ${l.gems}` }))));
+    el("div", { class: "lname", text: cardName(l.id) }), el("div", { class: "gems", text: `◆ ${l.gems}` }))));
+  const waiting = new Set(last.waiting_for || []);
   const rows = v.seats.map(p => {
     const s = last.seats[p.seat] || {};
     const tags = el("div", { class: "tags" });
+    if (waiting.has(p.seat) && !v.over) tags.append(el("span", { class: "turn", text: "●" }));
     if (p.seat === v.parent) tags.append(el("span", { class: "parent", text: t("parent") }));
     if (p.locked) tags.append(el("span", { class: "locked", text: t("locked") }));
     if (s.kind === "bot") tags.append(el("span", { text: t("bot") }));
     else if (s.auto) tags.append(el("span", { class: "auto", text: t("auto") }));
     else if (!s.connected) tags.append(el("span", { class: "off", text: t("offline") }));
     if (p.seat === last.you) tags.append(el("span", { text: t("you") }));
-    const master = p.master ? `${cardName(p.master)}${p.dark ? `(${t("dark")})` : ""}` : t("hidden");
-    const servant = p.servant ? cardName(p.servant) : t("hidden");
-    let cards = `${t("master")}: ${master} / ${t("servant")}: ${servant}`;
-    if (p.mana !== null && p.mana !== undefined) cards += ` / ${t("mana")} ${p.mana}`;
-    if (p.bid) cards += ` / ${t("bid_label")}: ${cardName(p.bid)}`;
-    return el("div", { class: "player" + (p.seat === last.you ? " me" : ""), "data-seat": p.seat },
+    const cards = el("div", { class: "cards-row mini" },
+      p.master ? cardFace(p.master, { attrs: p.dark ? { title: t("dark") } : {} }) : cardBack(t("master")),
+      p.servant ? cardFace(p.servant) : cardBack(t("servant")));
+    if (p.bid) cards.append(cardFace(p.bid, { lands: v.lands }));
+    if (p.mana !== null && p.mana !== undefined) cards.append(el("div", { class: "dim", text: `${t("mana")} ${p.mana}${p.dark ? ` · ${t("dark")}` : ""}` }));
+    return el("div", { class: "player" + (p.seat === last.you ? " me" : "") + (waiting.has(p.seat) && !v.over ? " waiting" : ""), "data-seat": p.seat },
       el("div", null, el("div", { class: "name", text: seatName(p.seat) }), tags),
       el("div", { class: "stats" }, el("div", { text: `◆ ${p.gems}${p.coins !== undefined ? ` · ● ${p.coins}` : ""}` }),
         el("div", { class: "dim", text: `${t("hand")} ${p.hand_size}` })),
-      el("div", { class: "cards", text: cards }));
+      cards);
   });
   $("players").replaceChildren(...rows);
 }
 
 function bigCard(id, up, dark) {
-  if (!id) return el("div", { class: "bigcard dim", text: t("none") });
-  const c = CARD_INDEX[id] || {};
-  const badge = el("span", { class: "badge " + (up ? "up" : "hid"), text: up ? t("revealed") : t("hidden") });
-  const title = el("div", { class: "title" }, cardName(id), badge);
-  if (dark) title.append(el("span", { class: "badge dark", text: t("dark") }));
-  const meta = c.group === "servants" ? `${t("power")} ${c.power} · ${t("np")}: ${c.np_name.ja}${c.auto ? ` (${t("auto_np")})` : ""}`
-    : c.group === "masters" ? `${t("mana")} ${c.mana} · ${c.ability_name.ja}` : "";
-  return el("div", { class: "bigcard", "data-card": id }, title, el("div", { class: "dim", text: meta }),
-    el("div", { class: "text", text: cardText(id) }));
+  if (!id) return cardBack(t("none"));
+  const f = cardFace(id, { big: true });
+  const badges = el("div", { class: "badges" }, el("span", { class: "badge " + (up ? "up" : "hid"), text: up ? t("revealed") : t("hidden") }));
+  if (dark) badges.append(el("span", { class: "badge dark", text: t("dark") }));
+  return el("div", { class: "withbadge" }, f, badges);
 }
 
 function drawMine(v) {
@@ -207,11 +103,7 @@ function drawMine(v) {
   $("my-servant").replaceChildren(bigCard(me.servant, p.servant_up, false));
   const seen = (me.seen || []).filter(c => c !== me.master && c !== me.servant);
   $("my-seen").textContent = seen.length ? `${t("seen")}: ${seen.map(cardName).join("、")}` : "";
-  $("my-hand").replaceChildren(...me.hand.map(c => {
-    const b = cardElement(c, { tabindex: "-1" });
-    b.classList.add("static");
-    return b;
-  }));
+  $("my-hand").replaceChildren(...me.hand.map(c => cardFace(c, { lands: v.lands })));
 }
 
 function isCardOption(o) {
@@ -244,21 +136,27 @@ function drawPrompt(v) {
   promptTurn = last.turn;
   selected = null;
   $("prompt-err").textContent = "";
+  $("option-text").textContent = "";
   $("prompt-title").textContent = `${t("your_turn")}: ${promptTitle(d)}`;
+  // your master and servant beside the bid (what your card will fight with)
+  const me = v.me;
+  $("prompt-mine").replaceChildren(...(d.kind === "bid" || d.kind === "jewel" || d.kind === "luck"
+    ? [me.master ? cardFace(me.master) : null, me.servant ? cardFace(me.servant) : null].filter(Boolean) : []));
   const box = $("prompt-options");
   const buttons = [];
   const cardOpts = d.options.filter(isCardOption);
   for (const o of d.options) {
     if (isCardOption(o)) {
-      const b = cardElement(o, { "data-option": String(o) });
-      b.classList.add("option");
+      // a draft shows each card with its text: the choice is the card's ability
+      const b = cardFace(o, { button: true, lands: v.lands, big: d.kind.startsWith("draft"), attrs: { "data-option": String(o) } });
+      b.classList.add("card", "option");
       b.addEventListener("click", () => {
         selected = o;
-        box.querySelectorAll(".card").forEach(x => x.classList.toggle("selected", x === b));
+        box.querySelectorAll(".option").forEach(x => x.classList.toggle("selected", x === b));
         $("confirm").disabled = false;
+        $("option-text").textContent = cardText(o);      // tap: the card's text (touch has no hover)
       });
-      const txt = cardText(o);
-      buttons.push(txt && d.kind.startsWith("draft") ? el("div", null, b, el("div", { class: "dim", text: txt })) : b);
+      buttons.push(b);
     } else {
       const cls = typeof o === "string" && CARD_INDEX[o] && CARD_INDEX[o].group === "lands" ? ` land c-${landColour(o)}` : "";
       const b = el("button", { type: "button", class: "option" + cls, "data-option": String(o), text: optionLabel(o) });
@@ -271,33 +169,7 @@ function drawPrompt(v) {
   confirm.textContent = d.kind === "bid" ? t("lock_bid") : t("confirm");
   confirm.disabled = true;
   show("confirm", cardOpts.length > 0);
-  deadlineAt = last.deadline ? Date.now() + last.deadline * 1000 : null;
   drawTimer();
-}
-
-function drawTimer() {
-  stopTimer();
-  if (!deadlineAt) { $("timer").textContent = ""; return; }
-  const tick = () => {
-    const n = Math.max(0, Math.ceil((deadlineAt - Date.now()) / 1000));
-    $("timer").textContent = t("seconds_left", { n });
-  };
-  tick();
-  timerHandle = setInterval(tick, 500);
-}
-function stopTimer() { if (timerHandle) clearInterval(timerHandle); timerHandle = null; }
-
-function drawLog(list, freshCount) {
-  const box = $("log");
-  const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 40;
-  const start = Math.max(0, list.length - 400);
-  box.replaceChildren(...list.slice(start).map((e, i) => {
-    const cls = ["ev", e.kind];
-    if (e.private) cls.push("private");
-    if (i + start >= list.length - freshCount) cls.push("new");
-    return el("div", { class: cls.join(" "), "data-kind": e.kind, text: eventText(e) });
-  }));
-  if (atBottom || freshCount) box.scrollTop = box.scrollHeight;
 }
 
 // the last reveal and what followed it, one line a step (battles, effects, gems, draws)
@@ -351,28 +223,4 @@ function drawEnd(v) {
   $("ranking").replaceChildren(...items);
 }
 
-// ------------------------------------------------------------------ replay (finished games)
-async function openReplay(step) {
-  try {
-    const f = await api(`/api/tables/${CODE}/replay/${step}`);
-    replayStep = f.step;
-    replaySteps = f.steps;
-    if (!last) last = { seats: summary.seats, you: null };
-    show("replay", true);
-    show("prompt", false);
-    show("mine", false);
-    show("end", false);
-    show("autobar", false);
-    show("battle", false);
-    show("lobby", false);
-    show("game", true);
-    $("rp-step").textContent = f.step;
-    $("rp-steps").textContent = f.steps;
-    drawBoard(f.view);
-    drawLog(f.events, f.events.length);
-  } catch (e) {
-    $("prompt-err").textContent = errText(e.code, e.message);
-  }
-}
-
-init();
+startTable(SBB);

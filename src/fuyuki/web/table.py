@@ -1,13 +1,15 @@
-"""A table in play: one engine, its seats, the connections watching it, its bots and timers.
+"""A table in play: one engine (any game, through its adapter), its seats, the connections
+watching it, its bots and timers. Nothing here names a game.
 
-Every message a client receives is built here, and only from ``game.view(seat)`` (spectators:
-``view(None)``) and ``game.visible_events(seat, start)``. A move goes to ``game.submit``;
-the engine refuses an illegal one with a typed :class:`IllegalAction` and nothing changes.
-Every accepted submission is stored before anyone is told about it.
+Every message a client receives is built here, and only from the game's ``view(seat)``
+(spectators: ``view(None)``; the adapter shapes it into page data) and the events the seat may
+see (:meth:`fuyuki.core.events.Event.visible_to`). A move goes to ``game.submit``; the engine
+refuses an illegal one with a typed :class:`IllegalAction` and nothing changes. Every accepted
+submission is stored before anyone is told about it.
 
-Who plays a seat: its player; a bot for a bot seat; the heuristic bot for a human seat whose
-player timed out (the table's decision timer) or stayed disconnected longer than the grace
-period — until the player comes back (reconnects, moves, or presses "back").
+Who plays a seat: its player; a bot for a bot seat; the game's takeover bot for a human seat
+whose player timed out (the table's decision timer) or stayed disconnected longer than the
+grace period — until the player comes back (reconnects, moves, or presses "back").
 
 Everything here runs on the server's event loop: no locks, no threads.
 """
@@ -18,153 +20,29 @@ import asyncio
 import json
 import time
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
-from fuyuki.core.data import package_file
-from fuyuki.core.errors import FuyukiError, IllegalAction
-from fuyuki.sbb import new_game
-from fuyuki.sbb.agents import bot_names, make_bot
-from fuyuki.sbb.rules import OPTIONS, Rules, editions
+from fuyuki.core.errors import IllegalAction
 from fuyuki.web import security
+from fuyuki.web.bots import bot_seed, pool, think
+from fuyuki.web.chat import MAX_ENTRIES, chat_entry
+from fuyuki.web.games import DEFAULT, Adapter, adapter
+from fuyuki.web.settings import Settings, name_key
 from fuyuki.web.storage import SeatRow, Storage, TableRow
 
-try:  # the lead's event text (ja/en); the page renders its own text while it is missing
-    from fuyuki.sbb import text as _sbb_text
-except ImportError:  # pragma: no cover - depends on the tree
-    _sbb_text = None
-
 _now = time.monotonic          # the tables' clock (tests move it)
+_wall = time.time              # the clock of stored decision deadlines (they outlive a process)
 
-LEVELS = {"easy": "random", "normal": "heuristic", "hard": "hard"}
-TAKEOVER_BOT = "heuristic"
-SLOW_BOTS = {"hard"}            # searched in a worker process, never on the event loop
-
-_POOL: list = []
-
-
-def _pool():
-    """One worker process for the slow bots (spawned on first use)."""
-    if not _POOL:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
-
-        _POOL.append(ProcessPoolExecutor(max_workers=1,
-                                         mp_context=multiprocessing.get_context("spawn")))
-    return _POOL[0]
+# WebSocket close codes of the table server (1008: origin, hello or token refused)
+CLOSE_REPLACED = 4001          # a newer page of the same seat took this page's place
+CLOSE_NOT_FOUND = 4004         # no such table
+CLOSE_SPECTATORS_FULL = 4008   # the table's spectator places (or this address's) are taken
+CLOSE_TOO_MANY = 4029          # this address has too many open connections
 
 
-def shutdown_pool() -> None:
-    while _POOL:
-        _POOL.pop().shutdown(wait=False, cancel_futures=True)
-
-
-def think(name: str, seed: int, rules_key: tuple, seconds: float, view: dict,
-          decision: dict) -> Any:
-    """A slow bot's answer, computed in the worker process from the seat's view only."""
-    from fuyuki.core.protocol import Decision
-
-    rules = rules_for(*rules_key)
-    bot = make_bot(name, seed, rules=rules, seconds=seconds)
-    d = Decision(decision["kind"], tuple(decision["options"]), decision["info"])
-    return bot.choose(view, d)
-
-
-@dataclass
-class Settings:
-    bot_delay: float = 0.6            # seconds between bot moves (0: at once, used by tests)
-    disconnect_grace: float = 20.0    # a disconnected player's seat is bot-played after this
-    max_message: int = 2048           # bytes of one client message
-    msg_rate: float = 8.0             # client messages a second (token bucket) ...
-    msg_burst: float = 24.0           # ... and burst
-    http_rate: float = 0.5            # table creations/joins a second per client address ...
-    http_burst: float = 20.0          # ... and burst
-    allowed_origins: tuple[str, ...] = ()
-    hello_timeout: float = 10.0
-    outbox: int = 256                 # queued messages per connection before it is dropped
-    max_tables: int = 10000           # tables held in memory (finished ones are let go first)
-    max_conns_per_table: int = 64     # seats' tabs and spectators together
-    hard_seconds: float = 1.0         # thinking time of the hard bot per decision
-
-
-# ---------------------------------------------------------------------- configuration
-def modes() -> list[str]:
-    try:
-        folder = package_file("fuyuki.sbb", "data", "modes")
-        found = sorted(p.stem for p in folder.glob("*.toml"))
-    except Exception:  # noqa: BLE001 - no modes folder
-        found = []
-    return ["standard"] + [m for m in found if m != "standard"]
-
-
-def levels() -> list[str]:
-    have = set(bot_names())
-    return [lv for lv, name in LEVELS.items() if name in have]
-
-
-@lru_cache(maxsize=64)
-def rules_for(edition: str, mode: str, options: tuple[str, ...]) -> Rules:
-    return Rules.preset(edition, None if mode == "standard" else mode, options)
-
-
-def check_config(raw: dict[str, Any]) -> dict[str, Any]:
-    """A table's configuration, every field checked; IllegalAction("bad_config") names the
-    field and the reason."""
-
-    def bad(key: str, reason: str) -> IllegalAction:
-        return IllegalAction("bad_config", f"{key}: {reason}", field=key)
-
-    if not isinstance(raw, dict):
-        raise bad("-", "must be an object")
-    known = {"players", "edition", "mode", "options", "bots", "bot_level", "timer"}
-    for k in raw:
-        if k not in known:
-            raise bad(k, "unknown field")
-    edition = raw.get("edition", "final")
-    if edition not in editions():
-        raise bad("edition", f"unknown edition (known: {editions()})")
-    mode = raw.get("mode", "standard") or "standard"
-    if mode not in modes():
-        raise bad("mode", f"unknown mode (known: {modes()})")
-    options = raw.get("options", [])
-    if not isinstance(options, list) or not all(isinstance(o, str) for o in options):
-        raise bad("options", "must be a list of names")
-    for o in options:
-        if o not in OPTIONS:
-            raise bad("options", f"unknown option {o!r} (known: {list(OPTIONS)})")
-    options = sorted(set(options))
-    try:
-        rules = rules_for(edition, mode, tuple(options))
-    except FuyukiError as exc:
-        raise bad("mode", str(exc)) from None
-    players = raw.get("players", 4)
-    if type(players) is not int or players not in rules.players:
-        raise bad("players", f"must be one of {list(rules.players)}")
-    bots = raw.get("bots", 0)
-    if type(bots) is not int or not 0 <= bots <= players:
-        raise bad("bots", f"must be a whole number from 0 to {players}")
-    level = raw.get("bot_level", "normal")
-    if level not in levels():
-        raise bad("bot_level", f"must be one of {levels()}")
-    timer = raw.get("timer", 0)
-    if type(timer) is not int or not (timer == 0 or 10 <= timer <= 600):
-        raise bad("timer", "0 (off) or 10 to 600 seconds")
-    return {"players": players, "edition": edition, "mode": mode, "options": options,
-            "bots": bots, "bot_level": level, "timer": timer}
-
-
-def check_name(name: Any) -> str:
-    if not isinstance(name, str):
-        raise IllegalAction("bad_name", "a name is text")
-    name = " ".join(name.split())
-    if not 1 <= len(name) <= 24 or any(not ch.isprintable() for ch in name):
-        raise IllegalAction("bad_name", "a name has 1 to 24 printable characters")
-    return name
-
-
-def event_json(e, cache: dict | None = None) -> dict[str, Any]:
+def event_json(adapter_: Adapter, game: Any, e, cache: dict | None = None) -> dict[str, Any]:
     """An event as sent: kind, data (as JSON), ``private`` if only some seats see it, and its
-    text in ja and en (``fuyuki.sbb.text``). ``cache`` keeps the rendering per event object."""
+    text in ja and en (the game adapter's). ``cache`` keeps the rendering per event object."""
     key = id(e)
     if cache is not None and key in cache:
         return cache[key][1]
@@ -172,12 +50,12 @@ def event_json(e, cache: dict | None = None) -> dict[str, Any]:
     out: dict[str, Any] = {"kind": e.kind, "data": data}
     if e.to is not None:
         out["private"] = True
-    if _sbb_text is not None:
-        try:
-            plain = type(e)(e.kind, data, e.to)
-            out["text"] = {lang: _sbb_text.render(plain, lang) for lang in ("ja", "en")}
-        except Exception:  # noqa: BLE001 - the page falls back to its own text
-            pass
+    try:
+        text = adapter_.event_text(game, e)
+    except Exception:  # noqa: BLE001 - the page falls back to its own text
+        text = None
+    if text is not None:
+        out["text"] = text
     if cache is not None:
         cache[key] = (e, out)                      # holding e keeps its id unique
     return out
@@ -190,8 +68,11 @@ class Conn:
     outbox: asyncio.Queue
     limiter: security.RateLimiter
     log_pos: int = 0
+    chat_pos: int = 0
     closed: bool = False
     strikes: int = 0
+    address: str = ""
+    close_code: int = 1000        # sent when the server ends this connection
 
     def push(self, text: str) -> bool:
         if self.closed:
@@ -200,12 +81,17 @@ class Conn:
             self.outbox.put_nowait(text)
             return True
         except asyncio.QueueFull:
-            self.closed = True        # a client that does not read is dropped
-            try:
-                self.outbox.put_nowait(None)
-            except asyncio.QueueFull:
-                pass
+            self.close_code = 1008
+            self.drop()               # a client that does not read is dropped
             return False
+
+    def drop(self) -> None:
+        """Close this connection from the server's side (its sender ends it)."""
+        self.closed = True
+        try:
+            self.outbox.put_nowait(None)
+        except asyncio.QueueFull:
+            pass
 
 
 def dumps(msg: dict[str, Any]) -> str:
@@ -223,11 +109,12 @@ class Table:
     def __post_init__(self) -> None:
         cfg = self.row.config
         self.code = self.row.code
-        self.rules = rules_for(cfg["edition"], cfg["mode"], tuple(cfg["options"]))
-        self.game = new_game(cfg["players"], self.row.seed, self.rules)
-        for seat, choice in self.row.submissions:
-            self.game.submit(seat, choice)
+        self.adapter = adapter(cfg.get("game", DEFAULT))
+        self.game = self._replayed(self.row.submissions)
         self.row.submissions = []          # the game's record holds them from now on
+        self.chat: list[dict[str, Any]] = self.row.chat
+        self._chat_limits: dict[int, security.RateLimiter] = {}
+        self.rematch_code: str | None = None   # the table of the same players' next game
         n = cfg["players"]
         now = _now()
         self.away = [False] * n            # timed out: bot plays until they come back
@@ -239,7 +126,11 @@ class Table:
         self._bot_timer: asyncio.TimerHandle | None = None
         self._texts: dict[int, tuple] = {}
         self._thinking: set[int] = set()
+        self._timed: set[int] = set()      # seats whose timer started for the open decision
+        self._waiting: tuple | None = None  # (step, status, pending) -> waiting_for
         self.slow_failures = 0
+        self.active_at = now               # the last connection, departure or move
+        self._restore_timers()
         self._track_decisions()
 
     # ------------------------------------------------------------------ facts
@@ -252,8 +143,25 @@ class Table:
         return self.row.seats
 
     @property
+    def config(self) -> dict[str, Any]:
+        """The table's settings as shown to anyone, its game named."""
+        return {"game": self.adapter.name, **self.row.config}
+
+    @property
+    def submissions(self) -> list[tuple[int, Any]]:
+        """The game's ordered (seat, choice) record."""
+        return self.adapter.submissions(self.game)
+
+    @property
     def step(self) -> int:
-        return len(self.game.record.submissions)
+        return len(self.submissions)
+
+    def _replayed(self, submissions: list[tuple[int, Any]]) -> Any:
+        """A new game of this table's settings and seed with ``submissions`` replayed."""
+        g = self.adapter.new_game(self.row.config, self.row.seed)
+        for seat, choice in submissions:
+            g.submit(seat, choice)
+        return g
 
     def seat_for_token(self, token: str) -> int | None:
         for s in self.seats:
@@ -263,6 +171,18 @@ class Table:
 
     def connected(self, seat: int) -> bool:
         return any(c.seat == seat and not c.closed for c in self.conns)
+
+    def anyone_seated(self) -> bool:
+        """Is a person's page connected to one of the seats? (Spectators do not count: bots
+        never play a table on their own.)"""
+        return any(c.seat is not None and not c.closed for c in self.conns)
+
+    def running(self, now: float | None = None) -> bool:
+        """Does the table count against the server's bound of running tables? Waiting or
+        playing, and someone connected or active within ``idle_seconds``."""
+        if self.status == "over":
+            return False
+        return bool(self.conns) or (now or _now()) - self.active_at < self.settings.idle_seconds
 
     def auto(self, seat: int, now: float | None = None) -> bool:
         """Is a bot playing ``seat`` right now?"""
@@ -289,7 +209,7 @@ class Table:
 
     def summary(self) -> dict[str, Any]:
         """The table as anyone with its code may see it (no tokens, no seed)."""
-        return {"code": self.code, "status": self.status, "config": self.row.config,
+        return {"code": self.code, "status": self.status, "config": self.config,
                 "seats": self.public_seats(), "step": self.step,
                 "result": self.game.result if self.game.over else None}
 
@@ -297,6 +217,9 @@ class Table:
     def join(self, name: str) -> tuple[int, str]:
         if self.status != "waiting":
             raise IllegalAction("table_started", "the game has already started")
+        key = name_key(name)
+        if any(s.name and name_key(s.name) == key for s in self.seats):
+            raise IllegalAction("name_taken", "another player at this table has that name")
         for s in self.seats:
             if s.kind == "human" and not s.token_hash:
                 token = security.new_token()
@@ -354,10 +277,11 @@ class Table:
         g = self.game
         g.submit(seat, choice)                         # IllegalAction: nothing changed
         self.asked_at.pop(seat, None)                  # answered: a next decision is a new turn
-        self.deadline.pop(seat, None)
-        index = len(g.record.submissions) - 1
+        self._stop_timer(seat)
+        self.active_at = _now()
+        subs = self.submissions
         try:
-            self.storage.append_submission(self.code, index, seat, g.record.submissions[-1][1])
+            self.storage.append_submission(self.code, len(subs) - 1, seat, subs[-1][1])
             if g.over:
                 self.row.status = "over"
                 self.storage.set_status(self.code, "over")
@@ -373,9 +297,7 @@ class Table:
         if row is None:
             return
         self.row.status = row.status
-        self.game = new_game(row.config["players"], row.seed, self.rules)
-        for s, c in row.submissions:
-            self.game.submit(s, c)
+        self.game = self._replayed(row.submissions)
         self.asked_at.clear()
         self._texts.clear()
         for c in self.conns:
@@ -383,30 +305,59 @@ class Table:
 
     # ------------------------------------------------------------------ bots and timers
     def _track_decisions(self) -> None:
-        """Note when each seat's open decision appeared (its ``turn``) and its deadline."""
+        """Note when each seat's open decision appeared (its ``turn``) and start its timer
+        once the seat's page is connected (the deadline is stored: it outlives a restart)."""
         pending = self.game.pending() if self.status == "playing" else {}
         now = _now()
         timer = self.row.config.get("timer", 0)
         for seat in list(self.asked_at):
             if seat not in pending:
                 del self.asked_at[seat]
-                self.deadline.pop(seat, None)
+                self._stop_timer(seat)
         for seat in pending:
             if seat not in self.asked_at:
                 self.asked_at[seat] = self.step
-                if timer and self.seats[seat].kind == "human":
-                    self.deadline[seat] = now + timer
+            if timer and seat not in self._timed and self.seats[seat].kind == "human" \
+                    and self.connected(seat):
+                self._timed.add(seat)
+                self.deadline[seat] = now + timer
+                self._store_deadline(seat, _wall() + timer)
         for seat, t in list(self.deadline.items()):
             if now >= t and not self.away[seat]:
                 self.away[seat] = True
                 del self.deadline[seat]
 
+    def _stop_timer(self, seat: int) -> None:
+        self.deadline.pop(seat, None)
+        if seat in self._timed:
+            self._timed.discard(seat)
+            self._store_deadline(seat, None)
+
+    def _store_deadline(self, seat: int, deadline: float | None) -> None:
+        self.seats[seat].deadline = deadline
+        try:
+            self.storage.set_deadline(self.code, seat, deadline)
+        except Exception:  # noqa: BLE001,S110 - a lost deadline: a full timer after a restart
+            pass
+
+    def _restore_timers(self) -> None:
+        """After a restart: the timers that ran go on (with at least
+        ``restart_timer_floor`` seconds left, for the page to reconnect)."""
+        if self.status != "playing" or not self.row.config.get("timer", 0):
+            return
+        pending = self.game.pending()
+        for s in self.seats:
+            if s.deadline is not None and s.seat in pending:
+                left = max(s.deadline - _wall(), self.settings.restart_timer_floor)
+                self._timed.add(s.seat)
+                self.deadline[s.seat] = _now() + left
+
     def _bot(self, seat: int):
         bot = self.bots.get(seat)
         name = self._bot_name(seat)
         if bot is None or getattr(bot, "name", name) != name:
-            bot = self.bots[seat] = make_bot(name, (self.row.seed * 31 + seat) % 2**31,
-                                             self.game.rules)
+            bot = self.bots[seat] = self.adapter.make_bot(
+                name, bot_seed(self.row.seed, seat), seat, self.row.config)
         return bot
 
     def _bot_move(self, seat: int) -> None:
@@ -422,19 +373,20 @@ class Table:
 
     def _bot_name(self, seat: int) -> str:
         s = self.seats[seat]
-        return LEVELS.get(s.level, TAKEOVER_BOT) if s.kind == "bot" else TAKEOVER_BOT
+        takeover = self.adapter.takeover
+        return self.adapter.levels().get(s.level, takeover) if s.kind == "bot" else takeover
 
     def _auto_pending(self) -> list[int]:
         """Seats a bot must answer now (a slow bot already thinking is left out; it is
         started here)."""
-        if self.status != "playing" or self.game.over:
+        if self.status != "playing" or self.game.over or not self.anyone_seated():
             return []
         now = _now()
         seats = []
         for seat in sorted(self.game.pending()):
             if seat in self._thinking or not self.auto(seat, now):
                 continue
-            if self._bot_name(seat) in SLOW_BOTS:
+            if self._bot_name(seat) in self.adapter.slow_bots:
                 self._think_elsewhere(seat)
             else:
                 seats.append(seat)
@@ -446,12 +398,11 @@ class Table:
 
     async def _slow_move(self, seat: int, turn: int | None) -> None:
         d = self.game.pending()[seat]
-        cfg = self.row.config
         try:
             try:
                 choice = await self._loop().run_in_executor(
-                    _pool(), think, self._bot_name(seat), (self.row.seed * 31 + seat) % 2**31,
-                    (cfg["edition"], cfg["mode"], tuple(cfg["options"])),
+                    pool(), think, self.adapter.name, self._bot_name(seat),
+                    bot_seed(self.row.seed, seat), seat, self.row.config,
                     self.settings.hard_seconds, self.game.view(seat), d.to_json())
             except Exception:  # noqa: BLE001 - the worker failed: the heuristic answers
                 choice = None
@@ -459,8 +410,8 @@ class Table:
             if self.game.pending().get(seat) is not d or self.asked_at.get(seat) != turn:
                 return                       # answered meanwhile, or the game moved on
             if choice is None:
-                choice = make_bot(TAKEOVER_BOT, seat, self.game.rules).choose(
-                    self.game.view(seat), d)
+                choice = self.adapter.make_bot(self.adapter.takeover, seat, seat,
+                                               self.row.config).choose(self.game.view(seat), d)
             try:
                 self._apply(seat, choice)
             except IllegalAction as exc:
@@ -483,7 +434,8 @@ class Table:
                         guard += 1
                 self._track_decisions()
         elif self._auto_pending() and self._bot_timer is None:
-            self._bot_timer = self._loop().call_later(self.settings.bot_delay, self._bot_tick)
+            self._bot_timer = self._loop().call_later(self.settings.bot_delay * self.adapter.pace,
+                                                      self._bot_tick)
         self.broadcast()
         self._schedule()
 
@@ -530,7 +482,25 @@ class Table:
         self._timer = self._bot_timer = None
 
     # ------------------------------------------------------------------ connections
+    def admit(self, conn: Conn) -> int | None:
+        """Make room for ``conn`` or say why not (a close code). A seat always gets in: its
+        oldest page beyond ``tabs_per_seat`` is closed. Spectators have places of their own,
+        and a few per client address."""
+        live = [c for c in self.conns if not c.closed]
+        if conn.seat is not None:
+            mine = [c for c in live if c.seat == conn.seat]
+            for old in mine[:max(0, len(mine) - self.settings.tabs_per_seat + 1)]:
+                old.close_code = CLOSE_REPLACED
+                old.drop()
+            return None
+        watching = [c for c in live if c.seat is None]
+        if len(watching) >= self.settings.max_spectators or \
+                sum(c.address == conn.address for c in watching) >= self.settings.spectators_per_address:
+            return CLOSE_SPECTATORS_FULL
+        return None
+
     def attach(self, conn: Conn) -> None:
+        self.active_at = _now()
         self.conns.append(conn)
         if conn.seat is not None:
             self.gone_since[conn.seat] = None
@@ -538,6 +508,7 @@ class Table:
         self.refresh()
 
     def detach(self, conn: Conn) -> None:
+        self.active_at = _now()
         conn.closed = True
         if conn in self.conns:
             self.conns.remove(conn)
@@ -549,23 +520,33 @@ class Table:
     def state_message(self, conn: Conn) -> dict[str, Any]:
         seat = conn.seat
         msg: dict[str, Any] = {"type": "state", "code": self.code, "status": self.status,
-                               "config": self.row.config, "you": seat, "step": self.step,
-                               "seats": self.public_seats()}
+                               "config": self.config, "you": seat, "step": self.step,
+                               "seats": self.public_seats(), "chat_from": conn.chat_pos,
+                               "chat": self.chat[conn.chat_pos:], "rematch": self.rematch_code}
+        conn.chat_pos = len(self.chat)
         if self.status == "waiting":
             return msg
         g = self.game
-        view = g.view(seat)
-        msg["view"] = view
-        msg["events"] = [event_json(e, self._texts) for e in g.visible_events(seat, conn.log_pos)]
+        msg["waiting_for"] = self._waiting_for()
+        msg["view"] = self.adapter.page_view(g, seat)
+        msg["events"] = [event_json(self.adapter, g, e, self._texts)
+                         for e in g.events[conn.log_pos:] if e.visible_to(seat)]
         msg["from_start"] = conn.log_pos == 0
         conn.log_pos = len(g.events)
         if seat is not None:
-            mine = view["me"]["decision"] is not None
+            mine = seat in g.pending()
             msg["turn"] = self.asked_at.get(seat) if mine else None
             t = self.deadline.get(seat)
             msg["deadline"] = max(0.0, round(t - _now(), 1)) if mine and t else None
             msg["auto"] = self.auto(seat)
         return msg
+
+    def _waiting_for(self) -> list[int] | None:
+        """Whom the table waits for (the adapter's public answer), once per step and status."""
+        key = (self.step, self.status, tuple(self.game.pending()))
+        if self._waiting is None or self._waiting[0] != key:
+            self._waiting = (key, None if self.game.over else self.adapter.waiting_for(self.game))
+        return self._waiting[1]
 
     def broadcast(self) -> None:
         for conn in list(self.conns):
@@ -573,90 +554,44 @@ class Table:
                 conn.push(dumps(self.state_message(conn)))
 
     # ------------------------------------------------------------------ replays
-    def replay_frame(self, step: int) -> dict[str, Any]:
-        """The public view after ``step`` submissions and the public events of that step.
-        Only for a finished game."""
+    def replay_frame(self, step: int, hands: bool = False) -> dict[str, Any]:
+        """The public view after ``step`` submissions, the public events of that step and the
+        chat until then; with ``hands``, every seat's own view too (its hand). Only for a
+        finished game."""
         if self.status != "over":
             raise IllegalAction("not_over", "replays open when the game is over")
-        subs = self.game.record.submissions
+        subs = self.submissions
         if not 0 <= step <= len(subs):
             raise IllegalAction("bad_step", f"step is 0 to {len(subs)}")
-        cfg = self.row.config
-        g = new_game(cfg["players"], self.row.seed, self.rules)
+        g = self.adapter.new_game(self.row.config, self.row.seed)
         start = 0
         for i, (seat, choice) in enumerate(subs[:step]):
             if i == step - 1:
                 start = len(g.events)
             g.submit(seat, choice)
-        return {"step": step, "steps": len(subs), "view": g.view(None),
-                "events": [event_json(e) for e in g.visible_events(None, start)]}
+        frame = {"step": step, "steps": len(subs), "view": self.adapter.page_view(g, None),
+                 "events": [event_json(self.adapter, g, e)
+                            for e in g.events[start:] if e.visible_to(None)],
+                 "chat": [c for c in self.chat if c["step"] <= step]}
+        if hands:
+            frame["hands"] = [self.adapter.page_view(g, s.seat) for s in self.seats]
+        return frame
+
+    def post_chat(self, seat: int | None, data: dict[str, Any]) -> None:
+        """A seated player's chat line or stamp: stored, then shown to everyone."""
+        entry = chat_entry(seat, data, self.step)
+        if len(self.chat) >= MAX_ENTRIES:
+            raise IllegalAction("chat_full", "this table's chat is full")
+        limit = self._chat_limits.setdefault(
+            entry["seat"], security.RateLimiter(self.settings.chat_rate, self.settings.chat_burst))
+        if not limit.allow():
+            raise IllegalAction("rate_limited", "too many chat lines; wait a little")
+        self.storage.append_chat(self.code, len(self.chat), entry)
+        self.chat.append(entry)
+        self.broadcast()
+
+    def message(self, seat: int | None, data: dict[str, Any]) -> None:
+        """A game-specific client message (the adapter's; refused by default)."""
+        self.adapter.message(self, seat, data)
 
 
-class Manager:
-    """Every table the server knows, loaded from storage on first use."""
-
-    def __init__(self, storage: Storage, settings: Settings) -> None:
-        self.storage = storage
-        self.settings = settings
-        self.tables: dict[str, Table] = {}
-
-    def get(self, code: str) -> Table | None:
-        if not security.valid_code(code):
-            return None
-        t = self.tables.get(code)
-        if t is None:
-            row = self.storage.load_table(code)
-            if row is None:
-                return None
-            self._make_room()
-            try:
-                t = Table(row, self.storage, self.settings)
-            except FuyukiError as exc:
-                # the stored moves do not replay (rules data changed under the table): say so
-                raise IllegalAction("table_broken", f"table {code} cannot be replayed: {exc}") from None
-            self.tables[code] = t
-        return t
-
-    def _make_room(self) -> None:
-        if len(self.tables) < self.settings.max_tables:
-            return
-        for code, t in list(self.tables.items()):
-            if not t.conns and (t.status != "playing" or len(self.tables) >= self.settings.max_tables):
-                t.close()
-                del self.tables[code]
-                if len(self.tables) < self.settings.max_tables * 0.9:
-                    return
-
-    def create(self, raw: dict[str, Any], host: str | None, seed: int | None = None
-               ) -> tuple[Table, int | None, str | None]:
-        cfg = check_config(raw)
-        name = check_name(host) if host is not None else None
-        n, bots = cfg["players"], cfg["bots"]
-        humans = n - bots
-        if name is not None and humans == 0:
-            raise IllegalAction("bad_config", "bots: no seat is left for the host", field="bots")
-        import secrets as _secrets
-
-        seats = [SeatRow(i, "human") if i < humans else SeatRow(i, "bot", level=cfg["bot_level"])
-                 for i in range(n)]
-        code = security.new_code()
-        while self.storage.load_table(code) is not None:
-            code = security.new_code()
-        token = None
-        if name is not None:
-            token = security.new_token()
-            seats[0].name, seats[0].token_hash = name, security.hash_token(token)
-        status = "waiting" if any(s.kind == "human" and not s.token_hash for s in seats) else "playing"
-        row = TableRow(code, _secrets.randbelow(2**31) if seed is None else seed, cfg, status,
-                       time.time(), seats, [])
-        self.storage.create_table(row)
-        self._make_room()
-        t = self.tables[code] = Table(row, self.storage, self.settings)
-        if name is not None:
-            t.gone_since[0] = _now()
-        return t, (0 if name is not None else None), token
-
-    def close(self) -> None:
-        for t in self.tables.values():
-            t.close()
-        shutdown_pool()

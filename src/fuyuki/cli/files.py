@@ -1,0 +1,216 @@
+"""Every file a user hands a command, loaded the way that command loads it.
+
+One function per kind of file: the commands call these, and the fuzz test
+(``tests/core/test_fuzz_files.py``) feeds them thousands of mutated files — so what the test
+proves is what a user gets. Each returns the loaded thing or raises one of the project's
+typed errors (:class:`~fuyuki.core.errors.FuyukiError`); :func:`fail` prints that error as
+one line in the user's language on standard error and exits with status 2.
+
+Kinds: ``scenario`` (``fuyuki judge``), ``cards`` (``--cards``), ``edition`` (``--edition
+FILE.toml``), ``sbb_save`` (``fuyuki replay``), ``board_save`` (``board replay``),
+``board_pack`` (``board play --pack``), ``rpg_sheet`` and ``roster`` (``war battle``, ``war
+new --roster``), ``war_save`` (``war new --resume``), ``war_log`` (``war verify``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, NoReturn
+
+import typer
+
+from fuyuki.cli.records import load_record
+from fuyuki.core.errors import DataError, IllegalAction
+from fuyuki.core.load import error_line, parse_toml, read_text
+from fuyuki.core.record import Record
+
+
+def fail(exc: BaseException, lang: str = "ja") -> NoReturn:
+    """Print ``exc`` as one line in ``lang`` on standard error; exit with status 2."""
+    typer.echo(error_line(exc, lang if lang in ("ja", "en") else "ja"), err=True)
+    raise typer.Exit(2)
+
+
+# -- Servant Big Battle -----------------------------------------------------------------------
+
+def sbb_rules(edition: str = "final", mode: str | None = None, options: tuple[str, ...] = (),
+              cards: str | Path | None = None):
+    """The rules a command plays: an edition (a name, or a user's edition file), a mode,
+    options, and the built-in cards or a user's card file."""
+    from fuyuki.sbb.rules import Rules
+
+    return Rules.preset(edition, mode, tuple(options), str(cards) if cards else None)
+
+
+def card_file(path: str | Path):
+    """``--cards FILE``: the final edition over a user's card file, and a game dealt with it."""
+    from fuyuki.sbb import new_game
+
+    rules = sbb_rules(cards=path)
+    new_game(min(rules.players), 0, rules)
+    return rules
+
+
+def edition_file(path: str | Path):
+    """``--edition FILE.toml``: a user's edition, and a game dealt with it."""
+    from fuyuki.sbb import new_game
+
+    rules = sbb_rules(str(path))
+    new_game(min(rules.players), 0, rules)
+    return rules
+
+
+def scenario(path: str | Path, lang: str = "en", cards: str | None = None,
+             edition: str | None = None, mode: str | None = None,
+             options: tuple[str, ...] | None = None):
+    """``fuyuki judge FILE``: the scenario's round resolved (with the command line's
+    overrides)."""
+    from fuyuki.sbb.judge import judge
+
+    return judge(path, lang, cards, edition, mode, options)
+
+
+def sbb_save(path: str | Path, lang: str = "en"):
+    """``fuyuki replay FILE``: the saved game replayed (another game's record: a FuyukiError
+    naming the command that replays it)."""
+    return sbb_replay(load_record(Path(path), "sbb", lang), str(path))
+
+
+def sbb_replay(record: Record, source: str = "<record>"):
+    """Rebuild a Servant Big Battle game from its record (seed + submissions)."""
+    from fuyuki.core.data import Table
+    from fuyuki.sbb import new_game
+
+    if record.game != "sbb":
+        raise DataError(source, "game", f"not a Servant Big Battle record ({record.game!r})")
+    cfg = Table(record.config, source, "config")
+    cfg.check_keys(["players", "edition", "mode", "options", "cards"])
+    options = cfg.list("options", [])
+    for i, opt in enumerate(options):
+        if not isinstance(opt, str):
+            raise cfg.fail(f"options[{i}]", f"must be an option name, not {opt!r}")
+    mode = cfg.get("mode", (str, type(None)), None)
+    try:
+        rules = sbb_rules(cfg.str("edition", "final"), mode, tuple(options),
+                          cfg.str("cards", "") or None)
+    except DataError as exc:
+        if exc.file.startswith("--"):  # a name the save gives, not an option typed
+            raise cfg.fail(exc.key, exc.reason) from None
+        raise
+    players = cfg.int("players", 4)
+    try:
+        rules.check_players(players)
+    except DataError as exc:
+        raise cfg.fail("players", exc.reason) from None
+    game = new_game(players, record.seed, rules)
+    for i, (seat, choice) in enumerate(record.submissions):
+        try:
+            game.submit(seat, choice)
+        except IllegalAction as exc:
+            raise DataError(source, f"submissions[{i}]",
+                            f"({seat}, {choice!r}) is not a legal move here: {exc}") from None
+    return game
+
+
+# -- Grail War Board --------------------------------------------------------------------------
+
+def board_save(path: str | Path, lang: str = "en"):
+    """``board replay FILE``: the saved game replayed (another game's record: a FuyukiError
+    naming the command that replays it)."""
+    from fuyuki.board import replay
+
+    return replay(load_record(Path(path), "board", lang), str(path))
+
+
+def board_pack(path: str | Path):
+    """``board play --pack DIR``: the content pack, and a game set up with it."""
+    from fuyuki.board import new_game
+    from fuyuki.board.content import load_pack
+
+    pack = load_pack(path)
+    new_game(players=min(len(pack.camps), 4), seed=0, pack=str(path))
+    return pack
+
+
+# -- Grail War RPG ----------------------------------------------------------------------------
+
+def rpg_sheet(path: str | Path):
+    """``war battle SHEET.toml ...``: one pair's sheet."""
+    from fuyuki.rpg.roster import load_pair_file
+    from fuyuki.rpg.rules import default_rules
+
+    return load_pair_file(path, default_rules())
+
+
+def roster(path: str | Path | None):
+    """``war new --roster FILE`` / ``war battle --roster FILE`` (``None``: the sample roster):
+    the roster, the text it was read from (a war save keeps it) and its file name."""
+    from fuyuki.core.data import package_file
+    from fuyuki.rpg.roster import parse_roster
+    from fuyuki.rpg.rules import default_rules
+
+    p = str(path if path is not None else package_file("fuyuki.rpg", "data", "roster.toml"))
+    text = read_text(p)
+    return parse_roster(parse_toml(text, p), p, default_rules()), text, p
+
+
+def war_save(path: str | Path, lang: str = "en") -> dict[str, Any]:
+    """``war new --resume FILE``: the saved war's settings and the war replayed to where it
+    was saved (key ``war``)."""
+    from fuyuki.core.data import Table
+    from fuyuki.rpg.roster import parse_roster
+    from fuyuki.rpg.rules import default_rules
+    from fuyuki.rpg.war import War
+
+    src = str(path)
+    rec = load_record(Path(path), "rpg-war", lang)
+    cfg = Table(rec.config, src, "config")
+    cfg.check_keys(["roster_toml", "roster_path", "seed_text", "humans", "max_turns", "notes"])
+    roster_text, roster_path = cfg.str("roster_toml"), cfg.str("roster_path")
+    seed = cfg.get("seed_text", (str, int), rec.seed)
+    if isinstance(seed, bool):
+        raise cfg.fail("seed_text", "must be a string or an integer")
+    humans = cfg.list("humans", [])
+    for i, h in enumerate(humans):
+        if not isinstance(h, str):
+            raise cfg.fail(f"humans[{i}]", f"must be a pair id, not {h!r}")
+    rules = default_rules()
+    max_turns = cfg.get("max_turns", (int, type(None)), None)
+    if max_turns is not None and not 1 <= max_turns <= rules.war["max_turns"] * 10:
+        raise cfg.fail("max_turns", f"must be 1 to {rules.war['max_turns'] * 10}")
+    notes = cfg.list("notes", [])
+    for i, n in enumerate(notes):
+        if not (isinstance(n, list) and len(n) == 3 and isinstance(n[0], int)
+                and not isinstance(n[0], bool) and n[0] >= 0
+                and isinstance(n[1], str) and isinstance(n[2], str)):
+            raise cfg.fail(f"notes[{i}]", "must be [event index, who, text]")
+    ro = parse_roster(parse_toml(roster_text, f"{src}: config.roster_toml"), roster_path, rules)
+    ids = {p.id for p in ro.pairs}
+    for i, h in enumerate(humans):
+        if h not in ids:
+            raise cfg.fail(f"humans[{i}]", f"no pair {h!r} in the saved roster")
+    war = War(ro, rules, seed, max_turns=max_turns)
+    for i, (seat, choice) in enumerate(rec.submissions):
+        try:
+            war.submit(seat, choice)
+        except IllegalAction as exc:
+            raise DataError(src, f"submissions[{i}]",
+                            f"({seat}, {choice!r}) is not a legal move here: {exc}") from None
+    return {"war": war, "roster": ro, "roster_toml": roster_text, "roster_path": roster_path,
+            "seed": seed, "humans": humans, "max_turns": max_turns, "notes": notes,
+            "submissions": rec.submissions}
+
+
+def war_log(path: str | Path):
+    """``war verify LOG``: the dice lines of a published log checked."""
+    from fuyuki.core.dice import verify_lines
+
+    return verify_lines(read_text(path).splitlines())
+
+
+#: every kind of file, by name: what the fuzz test feeds
+KINDS = {
+    "scenario": scenario, "cards": card_file, "edition": edition_file, "sbb_save": sbb_save,
+    "board_save": board_save, "board_pack": board_pack, "rpg_sheet": rpg_sheet,
+    "roster": roster, "war_save": war_save, "war_log": war_log,
+}

@@ -1,0 +1,151 @@
+"""What each game adds to the table server: one :class:`Adapter` per engine.
+
+The server (tables, seats, tokens, storage, reconnect, spectators, replays, decision timers,
+bot takeover, rate limits and the filter that builds every message from ``view(seat)``) is
+written once, in :mod:`fuyuki.web.table` and :mod:`fuyuki.web.manager`. A game plugs in by
+subclassing :class:`Adapter` and registering it in :data:`ADAPTERS`; nothing else in the
+server names a game. What an adapter provides (docs/web.md, "Adding a fourth game"):
+
+``name``, ``title``, ``page``
+    the game's id (stored in each table's configuration as ``"game"``), its title in ja/en,
+    and the HTML file of its table page under ``web/static/``.
+``check_config(raw) -> dict``
+    the table's settings, every field checked (``IllegalAction("bad_config", field=...)``);
+    the result must hold ``players`` (seat count), ``bots``, ``bot_level`` and ``timer``.
+``new_game(config, seed) -> game``
+    a fresh engine that speaks the protocol of :mod:`fuyuki.core.protocol`.
+``submissions(game)``
+    the game's ordered ``(seat, choice)`` list (its record's submissions).
+``levels() -> {level: bot name}``, ``takeover``, ``slow_bots``
+    the bot levels offered in the lobby, the bot that plays a dropped or timed-out seat, and
+    the bots too slow for the event loop (searched in a worker process).
+``pace``
+    the pause between two bot moves as a share of the server's ``bot_delay`` (a game of many
+    small decisions plays its bots faster, so people can follow without waiting).
+``make_bot(name, seed, seat, config, **kw)``
+    a bot object with ``choose(view, decision)``; it sees only ``game.view(seat)``.
+``page_view(game, seat) -> dict``
+    the page data of ``seat`` (``None``: a spectator) built from ``game.view(seat)`` only.
+``waiting_for(game) -> [seat, ...] | None``
+    the seats the table waits for, as anyone may know it (default: every seat with an open
+    decision; ``None``: someone decides something that is not public, unnamed).
+``event_text(game, event) -> {"ja": ..., "en": ...} | None``
+    an event's text in both languages, rendered from public data (never from hidden state).
+``meta() -> dict``
+    what the lobby needs to offer the game's settings (player counts, levels, ...).
+``data(query) -> dict``
+    static data the page shows (card texts); nothing hidden.
+``message(table, seat, data)``
+    game-specific client messages beyond move/back/start/ping (e.g. a game master's
+    powers, spectators posting answers); the base refuses every one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from fuyuki.core.errors import IllegalAction
+from fuyuki.core.events import Event
+
+
+class Adapter:
+    name = ""
+    title: ClassVar[dict[str, str]] = {}
+    page = "table.html"
+    takeover = "heuristic"
+    slow_bots: frozenset[str] = frozenset()
+    pace = 1.0
+
+    def check_config(self, raw: dict[str, Any]) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def new_game(self, config: dict[str, Any], seed: int) -> Any:
+        raise NotImplementedError
+
+    def submissions(self, game: Any) -> list[tuple[int, Any]]:
+        return game.record.submissions
+
+    def levels(self) -> dict[str, str]:
+        raise NotImplementedError
+
+    def make_bot(self, name: str, seed: int, seat: int, config: dict[str, Any], **kw: Any) -> Any:
+        raise NotImplementedError
+
+    def page_view(self, game: Any, seat: int | None) -> dict[str, Any]:
+        return game.view(seat)
+
+    def waiting_for(self, game: Any) -> list[int] | None:
+        return sorted(game.pending())
+
+    def event_text(self, game: Any, event: Event) -> dict[str, str] | None:
+        return None
+
+    def meta(self) -> dict[str, Any]:
+        return {}
+
+    def data(self, query: dict[str, str]) -> dict[str, Any]:
+        return {}
+
+    def message(self, table: Any, seat: int | None, data: dict[str, Any]) -> None:
+        raise IllegalAction("bad_message", "unknown message type")
+
+    # ------------------------------------------------------------------ shared checks
+    @staticmethod
+    def bad(key: str, reason: str) -> IllegalAction:
+        return IllegalAction("bad_config", f"{key}: {reason}", field=key)
+
+    def check_fields(self, raw: Any, known: set[str]) -> None:
+        """``raw`` is an object whose every field is known (the game's or a common one)."""
+        if not isinstance(raw, dict):
+            raise self.bad("-", "must be an object")
+        for k in raw:
+            if k not in known | {"players", "bots", "bot_level", "timer"}:
+                raise self.bad(k, "unknown field")
+
+    def check_common(self, raw: dict[str, Any], known: set[str], players: Sequence[int],
+                     default_players: int, default_level: str) -> dict[str, Any]:
+        """The fields every game has: ``players``, ``bots``, ``bot_level``, ``timer``;
+        any field outside ``known`` (and those) is refused."""
+        bad = self.bad
+        self.check_fields(raw, known)
+        n = raw.get("players", default_players)
+        if type(n) is not int or n not in players:
+            raise bad("players", f"must be one of {list(players)}")
+        bots = raw.get("bots", 0)
+        if type(bots) is not int or not 0 <= bots <= n:
+            raise bad("bots", f"must be a whole number from 0 to {n}")
+        level = raw.get("bot_level", default_level)
+        if level not in self.levels():
+            raise bad("bot_level", f"must be one of {list(self.levels())}")
+        timer = raw.get("timer", 0)
+        if type(timer) is not int or not (timer == 0 or 10 <= timer <= 600):
+            raise bad("timer", "0 (off) or 10 to 600 seconds")
+        return {"players": n, "bots": bots, "bot_level": level, "timer": timer}
+
+
+def _registry() -> dict[str, Adapter]:
+    from fuyuki.web.games.board import BoardAdapter
+    from fuyuki.web.games.sbb import SbbAdapter
+
+    return {a.name: a for a in (SbbAdapter(), BoardAdapter())}
+
+
+ADAPTERS: dict[str, Adapter] = {}
+DEFAULT = "sbb"          # tables stored before the server knew other games are this game's
+
+
+def adapter(name: Any) -> Adapter:
+    """The adapter of game ``name``; IllegalAction("bad_config") for an unknown game."""
+    if not ADAPTERS:
+        ADAPTERS.update(_registry())
+    a = ADAPTERS.get(name) if isinstance(name, str) else None
+    if a is None:
+        raise IllegalAction("bad_config", f"game: unknown game (known: {sorted(ADAPTERS)})",
+                            field="game")
+    return a
+
+
+def games() -> list[str]:
+    adapter(DEFAULT)
+    return list(ADAPTERS)

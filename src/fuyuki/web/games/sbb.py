@@ -1,0 +1,115 @@
+"""Servant Big Battle at the table server: settings (edition, mode, options), bots, texts."""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from typing import Any, ClassVar
+
+from fuyuki.core.data import package_file
+from fuyuki.core.errors import FuyukiError
+from fuyuki.core.events import Event
+from fuyuki.sbb import new_game
+from fuyuki.sbb import text as sbb_text
+from fuyuki.sbb.agents import bot_names, make_bot
+from fuyuki.sbb.rules import OPTIONS, Rules, editions
+from fuyuki.web.games import Adapter
+
+LEVELS = {"easy": "random", "normal": "heuristic", "hard": "hard"}
+
+
+def modes() -> list[str]:
+    try:
+        folder = package_file("fuyuki.sbb", "data", "modes")
+        found = sorted(p.stem for p in folder.glob("*.toml"))
+    except Exception:  # noqa: BLE001 - no modes folder
+        found = []
+    return ["standard"] + [m for m in found if m != "standard"]
+
+
+@lru_cache(maxsize=64)
+def rules_for(edition: str, mode: str, options: tuple[str, ...]) -> Rules:
+    return Rules.preset(edition, None if mode == "standard" else mode, options)
+
+
+def _rules(config: dict[str, Any]) -> Rules:
+    return rules_for(config["edition"], config["mode"], tuple(config["options"]))
+
+
+class SbbAdapter(Adapter):
+    name = "sbb"
+    title: ClassVar[dict[str, str]] = {"ja": "サーヴァント大戦", "en": "Servant Big Battle"}
+    page = "table.html"
+    slow_bots = frozenset({"hard"})
+
+    def levels(self) -> dict[str, str]:
+        have = set(bot_names())
+        return {lv: name for lv, name in LEVELS.items() if name in have}
+
+    def check_config(self, raw: dict[str, Any]) -> dict[str, Any]:
+        bad = self.bad
+        self.check_fields(raw, {"edition", "mode", "options"})
+        edition = raw.get("edition", "final")
+        if edition not in editions():
+            raise bad("edition", f"unknown edition (known: {editions()})")
+        mode = raw.get("mode", "standard") or "standard"
+        if mode not in modes():
+            raise bad("mode", f"unknown mode (known: {modes()})")
+        options = raw.get("options", [])
+        if not isinstance(options, list) or not all(isinstance(o, str) for o in options):
+            raise bad("options", "must be a list of names")
+        for o in options:
+            if o not in OPTIONS:
+                raise bad("options", f"unknown option {o!r} (known: {list(OPTIONS)})")
+        options = sorted(set(options))
+        try:
+            rules = rules_for(edition, mode, tuple(options))
+        except FuyukiError as exc:
+            raise bad("mode", str(exc)) from None
+        common = self.check_common(raw, {"edition", "mode", "options"}, rules.players, 4, "normal")
+        return {"players": common["players"], "edition": edition, "mode": mode,
+                "options": options, **{k: common[k] for k in ("bots", "bot_level", "timer")}}
+
+    def new_game(self, config: dict[str, Any], seed: int) -> Any:
+        return new_game(config["players"], seed, _rules(config))
+
+    def make_bot(self, name: str, seed: int, seat: int, config: dict[str, Any], **kw: Any) -> Any:
+        return make_bot(name, seed, _rules(config), **kw)
+
+    def waiting_for(self, game: Any) -> list[int] | None:
+        """Named in the drafts, the parent's gem and the bids (who has not locked is public);
+        a decision during the battles (jewel magecraft, 強運, a substitute...) may come from
+        a face-down card: the table then waits for someone it does not name."""
+        if game.view(None)["phase"] in ("draft_master", "draft_servant", "gems", "bid"):
+            return sorted(game.pending())
+        return None
+
+    def event_text(self, game: Any, event: Event) -> dict[str, str] | None:
+        data = json.loads(json.dumps(event.data))      # as the client sees them
+        plain = Event(event.kind, data, event.to)
+        return {lang: sbb_text.render(plain, lang) for lang in ("ja", "en")}
+
+    def meta(self) -> dict[str, Any]:
+        return {"editions": editions(), "modes": modes(), "options": list(OPTIONS),
+                "levels": list(self.levels()), "players": _players_by(), "timer": [0, 10, 600]}
+
+    def data(self, query: dict[str, str]) -> dict[str, Any]:
+        from fuyuki.core.errors import IllegalAction
+        from fuyuki.web.cards import card_data
+
+        edition, mode = query.get("edition", "final"), query.get("mode", "standard")
+        if edition not in editions() or mode not in modes():
+            raise IllegalAction("bad_config", "unknown edition or mode")
+        return card_data(edition, mode)
+
+
+def _players_by() -> dict[str, list[int]]:
+    """Allowed player counts of every edition/mode pair ("final/standard": [3, 4, 5])."""
+    out = {}
+    for e in editions():
+        for m in modes():
+            try:
+                out[f"{e}/{m}"] = list(rules_for(e, m, ()).players)
+            except FuyukiError:
+                pass
+    return out

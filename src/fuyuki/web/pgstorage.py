@@ -1,0 +1,155 @@
+"""Tables in PostgreSQL (``fuyuki serve --db postgresql://...``; the ``pg`` extra: psycopg 3).
+
+The same three tables as the SQLite door (:mod:`fuyuki.web.storage`), so several server
+processes can share one database (docs/web.md, "Several server processes"): a table lives in
+one process at a time (the proxy routes its code there), any process can load any table, and
+the primary key ``(code, idx)`` of ``submissions`` refuses a second writer of the same step —
+the losing process rebuilds the table from the database instead of running ahead of it.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from typing import Any
+
+from fuyuki.core.errors import FuyukiError
+from fuyuki.web.storage import SeatRow, Storage, TableRow
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS tables (
+    code    TEXT PRIMARY KEY,
+    seed    BIGINT NOT NULL,
+    config  TEXT NOT NULL,
+    status  TEXT NOT NULL,
+    created DOUBLE PRECISION NOT NULL
+);
+CREATE TABLE IF NOT EXISTS seats (
+    code       TEXT NOT NULL REFERENCES tables(code) ON DELETE CASCADE,
+    seat       INTEGER NOT NULL,
+    kind       TEXT NOT NULL,
+    name       TEXT NOT NULL,
+    token_hash TEXT NOT NULL,
+    level      TEXT NOT NULL,
+    deadline   DOUBLE PRECISION,
+    PRIMARY KEY (code, seat)
+);
+CREATE TABLE IF NOT EXISTS submissions (
+    code   TEXT NOT NULL REFERENCES tables(code) ON DELETE CASCADE,
+    idx    INTEGER NOT NULL,
+    seat   INTEGER NOT NULL,
+    choice TEXT NOT NULL,
+    PRIMARY KEY (code, idx)
+);
+CREATE TABLE IF NOT EXISTS chat (
+    code  TEXT NOT NULL REFERENCES tables(code) ON DELETE CASCADE,
+    idx   INTEGER NOT NULL,
+    entry TEXT NOT NULL,
+    PRIMARY KEY (code, idx)
+);
+CREATE INDEX IF NOT EXISTS tables_status ON tables(status, created);
+"""
+
+
+class PostgresStorage(Storage):
+    """One autocommit connection guarded by a lock (each call is one short statement or one
+    transaction), reopened once when the server dropped it."""
+
+    def __init__(self, url: str) -> None:
+        try:
+            import psycopg
+        except ImportError:
+            raise FuyukiError("--db postgresql://... needs psycopg: pip install 'fuyuki[pg]'") from None
+        self._psycopg = psycopg
+        self.url = url
+        self._lock = threading.Lock()
+        self._db = self._connect()
+        with self._lock, self._db.transaction():
+            self._db.execute("SELECT pg_advisory_xact_lock(719)")   # one schema creator at a time
+            self._db.execute(SCHEMA)
+
+    def _connect(self):
+        try:
+            return self._psycopg.connect(self.url, autocommit=True)
+        except self._psycopg.Error as exc:
+            raise FuyukiError(f"cannot connect to PostgreSQL: {str(exc).strip()}") from None
+
+    def _run(self, work):
+        """``work(connection)`` under the lock; a dropped connection is reopened once."""
+        with self._lock:
+            try:
+                return work(self._db)
+            except self._psycopg.OperationalError:
+                if not self._db.closed:
+                    raise
+                self._db = self._connect()
+                return work(self._db)
+
+    def create_table(self, row: TableRow) -> None:
+        def work(db):
+            with db.transaction():
+                db.execute("INSERT INTO tables(code, seed, config, status, created) "
+                           "VALUES (%s,%s,%s,%s,%s)",
+                           (row.code, row.seed, json.dumps(row.config), row.status,
+                            row.created or time.time()))
+                with db.cursor() as cur:
+                    cur.executemany(
+                        "INSERT INTO seats(code, seat, kind, name, token_hash, level, deadline) "
+                        "VALUES (%s,%s,%s,%s,%s,%s,%s)",
+                        [(row.code, s.seat, s.kind, s.name, s.token_hash, s.level, s.deadline)
+                         for s in row.seats])
+        self._run(work)
+
+    def load_table(self, code: str) -> TableRow | None:
+        def work(db):
+            with db.transaction():
+                t = db.execute("SELECT code, seed, config, status, created FROM tables "
+                               "WHERE code=%s", (code,)).fetchone()
+                if t is None:
+                    return None
+                seats = db.execute("SELECT seat, kind, name, token_hash, level, deadline FROM seats "
+                                   "WHERE code=%s ORDER BY seat", (code,)).fetchall()
+                subs = db.execute("SELECT seat, choice FROM submissions WHERE code=%s ORDER BY idx",
+                                  (code,)).fetchall()
+                chat = db.execute("SELECT entry FROM chat WHERE code=%s ORDER BY idx",
+                                  (code,)).fetchall()
+            return TableRow(t[0], int(t[1]), json.loads(t[2]), t[3], float(t[4]),
+                            [SeatRow(*s) for s in seats],
+                            [(int(seat), json.loads(choice)) for seat, choice in subs],
+                            [json.loads(c[0]) for c in chat])
+        return self._run(work)
+
+    def _write(self, sql: str, params: tuple) -> None:
+        self._run(lambda db: db.execute(sql, params))
+
+    def update_seat(self, code: str, seat: SeatRow) -> None:
+        self._write("UPDATE seats SET kind=%s, name=%s, token_hash=%s, level=%s "
+                    "WHERE code=%s AND seat=%s",
+                    (seat.kind, seat.name, seat.token_hash, seat.level, code, seat.seat))
+
+    def append_submission(self, code: str, index: int, seat: int, choice: Any) -> None:
+        self._write("INSERT INTO submissions(code, idx, seat, choice) VALUES (%s,%s,%s,%s)",
+                    (code, index, seat, json.dumps(choice)))
+
+    def set_status(self, code: str, status: str) -> None:
+        self._write("UPDATE tables SET status=%s WHERE code=%s", (status, code))
+
+    def set_deadline(self, code: str, seat: int, deadline: float | None) -> None:
+        self._write("UPDATE seats SET deadline=%s WHERE code=%s AND seat=%s", (deadline, code, seat))
+
+    def append_chat(self, code: str, index: int, entry: dict[str, Any]) -> None:
+        self._write("INSERT INTO chat(code, idx, entry) VALUES (%s,%s,%s)",
+                    (code, index, json.dumps(entry, ensure_ascii=False)))
+
+    def codes(self, status: str | None = None) -> list[str]:
+        def work(db):
+            if status is None:
+                return db.execute("SELECT code FROM tables ORDER BY created").fetchall()
+            return db.execute("SELECT code FROM tables WHERE status=%s ORDER BY created",
+                              (status,)).fetchall()
+        return [r[0] for r in self._run(work)]
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()

@@ -1,0 +1,107 @@
+"""The table server hosts any game through its adapter: the lobby API, settings checked per
+game, each table's page, and what a board option points at on the map."""
+
+from __future__ import annotations
+
+import pytest
+
+from fuyuki.core.errors import IllegalAction
+from fuyuki.web.games import adapter, games
+from fuyuki.web.games.board import option_ref
+from fuyuki.web.manager import check_config
+from tests.web.helpers import Client, create, join
+
+
+def test_the_server_knows_both_games_and_says_what_each_offers(http):
+    assert games() == ["sbb", "board"]
+    meta = http.get("/api/meta").json()
+    assert set(meta["games"]) == {"sbb", "board"} and meta["default"] == "sbb"
+    assert meta["games"]["board"]["players"] == [2, 3, 4, 5]
+    assert meta["games"]["board"]["levels"] == ["easy", "normal"]
+    assert meta["games"]["board"]["title"]["ja"] == "聖杯戦争ボード"
+    data = http.get("/api/games/board/data").json()
+    assert data["map"]["width"] == 5 and data["cards"]["healing"]["text"]["en"]
+    assert http.get("/api/games/chess/data").status_code == 404
+
+
+def test_each_table_is_served_its_own_games_page(http):
+    sbb = create(http, players=3, bots=2, name="a")
+    board = create(http, game="board", players=2, bots=1, name="a")
+    assert "/static/table.js" in http.get(f"/t/{sbb['code']}").text
+    page = http.get(f"/t/{board['code']}").text
+    assert "/static/board.js" in page and "/static/client.js" in page
+    assert http.get(f"/api/tables/{board['code']}").json()["config"]["game"] == "board"
+
+
+@pytest.mark.parametrize("config,field", [
+    ({"game": "chess"}, "game"), ({"game": 3}, "game"),
+    ({"game": "board", "players": 6}, "players"), ({"game": "board", "players": 1}, "players"),
+    ({"game": "board", "bots": 5, "players": 4}, "bots"),
+    ({"game": "board", "bot_level": "hard"}, "bot_level"),
+    ({"game": "board", "edition": "final"}, "edition"),
+    ({"game": "board", "players": 2, "camps": ["saber", "saber"]}, "camps"),
+    ({"game": "board", "players": 2, "camps": ["saber", "lancer"]}, "camps"),
+    ({"game": "board", "timer": 3}, "timer"),
+])
+def test_every_board_setting_is_checked(http, config, field):
+    r = http.post("/api/tables", json={"name": "a", **config})
+    assert r.status_code == 400 and r.json()["error"] == "bad_config"
+    assert r.json()["message"].startswith(field)
+
+
+def test_a_board_config_names_its_game_and_camps():
+    cfg = check_config({"game": "board", "players": 2, "camps": ["caster", "rider"]})
+    assert cfg == {"game": "board", "players": 2, "camps": ["caster", "rider"], "bots": 0,
+                   "bot_level": "normal", "timer": 0, "public": False}
+    with pytest.raises(IllegalAction):
+        check_config([])
+    assert check_config({})["game"] == "sbb"
+
+
+def test_a_board_seat_gets_its_decision_with_texts_and_map_references(http):
+    made = create(http, game="board", players=2, bots=0, name="a", camps=["saber", "archer"])
+    other = join(http, made["code"], "b")
+    c = Client(http, made["code"], made["token"])
+    c.read()
+    d = Client(http, made["code"], other["token"])
+    c.read()
+    m = d.read()
+    view = m["view"]
+    assert m["you"] == 1 and "decision" not in view and "hand" in view     # seat 0 plays first
+    mine = c.last["view"]
+    dec = mine["decision"]
+    assert dec["kind"] == "plot" and len(mine["labels"]["ja"]) == len(dec["options"])
+    assert mine["prompt"]["en"] and mine["prompt"]["ja"] != mine["prompt"]["en"]
+    hand = {h["id"] for h in mine["hand"]}
+    assert {r["card"] for r in mine["refs"] if r} == hand          # every card of the hand
+    c.close()
+    d.close()
+
+
+def _view(chars):
+    return {"seat": 0, "map": {"width": 5, "height": 5}, "chars": chars}
+
+
+def _char(cid, pos, camp=0, alone=False, gate=False):
+    return {"id": cid, "pos": pos, "camp": camp, "alive": True, "alone": alone,
+            "skills": {"gatekeeper": 1} if gate else {}}
+
+
+def test_a_move_points_at_the_areas_its_group_lands_on():
+    v = _view([_char("m", [0, 0]), _char("s", [2, 2]), _char("s2", [2, 2]), _char("solo", [4, 4], alone=True),
+               _char("gate", [1, 1], gate=True), _char("foe", [3, 3], camp=1)])
+    d = {"kind": "move", "options": [], "info": {"group": "together"}}
+    assert option_ref(v, d, "move:down") == {"areas": [[1, 0], [3, 2]]}   # the gatekeeper stays
+    assert option_ref(v, d, "move:up") == {"areas": [[1, 2]]}             # m cannot go up
+    assert option_ref(v, {**d, "info": {"group": "alone:solo"}}, "move:left") == {"areas": [[4, 3]]}
+    assert option_ref(v, d, "build:s") == {"char": "s"}
+    assert option_ref(v, d, "skip") is None
+    assert option_ref(v, {"kind": "dash", "options": [], "info": {}}, "s:right") == \
+        {"areas": [[2, 3]], "char": "s"}
+    assert option_ref(v, {"kind": "target", "options": [], "info": {}}, "foe") == {"char": "foe"}
+    assert option_ref(v, {"kind": "plot", "options": [], "info": {}}, "k07") == {"card": "k07"}
+    assert option_ref(v, {"kind": "action", "options": [], "info": {}}, "card:k03") == {"card": "k03"}
+    defence = {"kind": "defence", "options": [], "info": {}}
+    assert option_ref(v, defence, "evade+k21") == {"card": "k21"}
+    assert option_ref(v, defence, "guard") is None
+    assert adapter("board").pace < adapter("sbb").pace
