@@ -17,6 +17,7 @@ from fuyuki.board.content import default_dir, load_pack
 from fuyuki.board.simulate import play_out, simulate
 from fuyuki.core.errors import DataError, IllegalAction, ScenarioError
 from fuyuki.core.record import Record
+from fuyuki.sim.stats import wilson
 
 
 def _random_game(seed: int, players: int, check=None) -> board.Game:
@@ -233,6 +234,14 @@ def test_simulate_counts_every_game() -> None:
     res = simulate(8, players=3, bots="random", seed=1)
     assert sum(v["played"] for v in res["camps"].values()) == 24
     assert sum(v["wins"] for v in res["camps"].values()) + res["draws"] == 8
+    assert sum(s["wins"] for s in res["seats"]) + res["draws"] == 8
+    for row in [*res["camps"].values(), *res["seats"]]:
+        assert row["low"] <= row["win_rate"] <= row["high"]
+        assert (row["low"], row["high"]) == wilson(row["wins"], row["played"])
+
+
+def test_simulate_figures_do_not_depend_on_workers() -> None:
+    assert simulate(4, players=4, seed=2, workers=2) == simulate(4, players=4, seed=2)
 
 
 def test_random_bot_only_picks_options() -> None:

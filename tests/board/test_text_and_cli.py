@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from fuyuki import board
@@ -87,8 +88,26 @@ def test_bad_options_exit_2() -> None:
     assert r.exit_code == 2
 
 
-def test_simulate_prints_win_rates() -> None:
-    r = runner.invoke(app, ["board", "simulate", "--games", "6", "--lang", "en"])
+def test_simulate_prints_camp_and_seat_shares_with_intervals() -> None:
+    r = runner.invoke(app, ["board", "simulate", "--games", "6", "--players", "5", "--lang", "en",
+                            "--no-progress"])
     assert r.exit_code == 0, r.output
-    assert re.search(r"\d+\.\d%", r.output)
-    assert "Win rate" in r.output
+    assert "Win rate" in r.output and "95% interval" in r.output
+    assert "Win share by seat" in r.output
+    for camp in ("Saber's camp", "Archer's camp", "Rider's camp", "Berserker's camp",
+                 "Caster's camp"):
+        assert re.search(re.escape(camp) + r"\s*│\s*6 │\s*\d+ │\s*\d+\.\d% │\s*\d+\.\d%–\d+\.\d%",
+                         r.output), camp
+    seats = re.findall(r"│ ([1-5])\s*│\s*6 │\s*\d+ │\s*\d+\.\d% │\s*\d+\.\d%–\d+\.\d%", r.output)
+    assert seats == ["1", "2", "3", "4", "5"]
+    assert "A draw is a win for nobody" in r.output
+    ja = runner.invoke(app, ["board", "simulate", "--games", "2", "--no-progress"])
+    assert ja.exit_code == 0 and "95%区間" in ja.output and "席" in ja.output
+
+
+@pytest.mark.parametrize("players", ["1", "6"])
+def test_simulate_players_outside_2_to_5_is_a_one_line_error(players: str) -> None:
+    r = runner.invoke(app, ["board", "simulate", "--games", "2", "--players", players])
+    assert r.exit_code == 2
+    assert r.output.strip().splitlines() == [
+        "エラー：--players：players：must be 2 to 5 (the pack has 5 camps)"]

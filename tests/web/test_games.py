@@ -60,7 +60,8 @@ def test_a_board_config_names_its_game_and_camps():
 
 
 def test_a_board_seat_gets_its_decision_with_texts_and_map_references(http):
-    made = create(http, game="board", players=2, bots=0, name="a", camps=["saber", "archer"])
+    # seat 0 starts with plotted cards [R-7]: 遠坂凛's CH 3 leaves room to plot one from the hand
+    made = create(http, game="board", players=2, bots=0, name="a", camps=["archer", "saber"])
     other = join(http, made["code"], "b")
     c = Client(http, made["code"], made["token"])
     c.read()

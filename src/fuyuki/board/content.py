@@ -15,6 +15,7 @@ from fuyuki.core.data import Table, package_file, read_toml
 from fuyuki.core.errors import DataError
 
 TIMINGS_ABILITY = ("attack", "action")
+TURN_ORDERS = ("fixed", "rotate", "snake")
 CARD_EFFECTS = {
     "heal": "action", "draw": "action", "dash": "action", "attack_bonus": "attack",
     "df_bonus": "defence", "evade_bonus": "defence", "magic_attack": "magic",
@@ -96,6 +97,23 @@ def default_dir() -> Path:
     return package_file("fuyuki.board", "data")
 
 
+SEAT_BONUSES = ("plotted",)
+
+
+def seat_bonus(t: Table) -> dict[str, list[int]]:
+    """[R-7] ``[seat_bonus]``: for each kind, a list by seat (turn order) of what that seat's
+    camp gets at the start on top of the rest (missing seats: 0)."""
+    t.check_keys(list(SEAT_BONUSES))
+    out: dict[str, list[int]] = {}
+    for kind in SEAT_BONUSES:
+        values = t.list(kind, [])
+        for i, v in enumerate(values):
+            if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= 20:
+                raise t.fail(f"{kind}[{i}]", f"must be a whole number 0 to 20, not {v!r}")
+        out[kind] = list(values)
+    return out
+
+
 def load_pack(directory: str | Path | None = None) -> Pack:
     d = Path(directory) if directory is not None else default_dir()
 
@@ -106,7 +124,7 @@ def load_pack(directory: str | Path | None = None) -> Pack:
     rules_t = table("rules.toml")
     rules_t.check_keys(["start_hand", "draw_per_turn", "command_spells", "evade_target",
                         "spell_mana_draw", "spell_boost", "revive_hp", "max_rounds", "default_camps",
-                        "territory"])
+                        "turn_order", "seat_bonus", "territory"])
     terr = rules_t.table("territory")
     terr.check_keys(["df_bonus", "heal"])
     rules = {
@@ -119,6 +137,8 @@ def load_pack(directory: str | Path | None = None) -> Pack:
         "revive_hp": rules_t.int("revive_hp", lo=1, hi=999),
         "max_rounds": rules_t.int("max_rounds", lo=1, hi=1000),
         "default_camps": rules_t.list_of("default_camps", str),
+        "turn_order": rules_t.str("turn_order", "fixed", choices=TURN_ORDERS),
+        "seat_bonus": seat_bonus(rules_t.table("seat_bonus", {})),
         "territory_df": terr.int("df_bonus", lo=0, hi=20),
         "territory_heal": terr.int("heal", lo=0, hi=20),
     }

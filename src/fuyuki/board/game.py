@@ -100,6 +100,7 @@ class Game:
         check_camp_ids(self.pack, camp_ids, "config.camps")
         self.n = players
         self.events: list[Event] = []
+        self._seen: dict[int | None, tuple[int, list[Event]]] = {}
         self.submissions: list[tuple[int, Any]] = []
         self.round = 1
         self.turn_seat = 0
@@ -132,7 +133,10 @@ class Game:
             start_hand = self._apply_setup(setup, start_hand)
         self.phase = "start"
         for camp in self.camps:
-            if setup is None or "hand" not in setup.get("camps", {}).get(str(camp.seat), {}):
+            if setup is None:
+                self._draw(camp.seat, start_hand)
+                self._plot_from_deck(camp, min(camp.ch, self.seat_bonus("plotted", camp.seat)))
+            elif "hand" not in setup.get("camps", {}).get(str(camp.seat), {}):
                 self._draw(camp.seat, start_hand)
         self._gen = self._run()
         self._current: tuple[int, Decision] | None = None
@@ -195,7 +199,7 @@ class Game:
             camp = self.camps[seat]
             out["hand"] = [{"id": k, "card": self.card_type(k)} for k in camp.hand]
             out["plotted"] = [{"id": k, "card": self.card_type(k)} for k in camp.plotted]
-        mine = visible(self.events, seat)
+        mine = self._visible(seat)
         out["event_count"] = len(mine)
         start = max(0, len(mine) - 40) if since is None else since
         out["events_from"] = start
@@ -204,6 +208,14 @@ class Game:
         if seat is not None and seat in p:
             out["decision"] = p[seat].to_json()
         return out
+
+    def _visible(self, seat: int | None) -> list[Event]:
+        """The events ``seat`` may see, filtered once each (events are only ever appended)."""
+        done, mine = self._seen.setdefault(seat, (0, []))
+        if done < len(self.events):
+            mine.extend(visible(self.events[done:], seat))
+            self._seen[seat] = (len(self.events), mine)
+        return mine
 
     # ------------------------------------------------------------------ helpers
     def card_type(self, kid: str) -> str:
@@ -282,6 +294,14 @@ class Game:
         if got:
             self.emit("drew", to=(seat,), seat=seat, types=[self.card_type(k) for k in got])
         return len(got)
+
+    def _plot_from_deck(self, camp: Camp, n: int) -> None:
+        """[R-7] ``n`` cards from the top of the deck go face down as ``camp``'s plotted cards."""
+        for _ in range(min(n, len(self.deck))):
+            kid = self.deck.pop()
+            camp.plotted.append(kid)
+            self.emit("plot", seat=camp.seat, count=len(camp.plotted))
+            self.emit("plotted", to=(camp.seat,), seat=camp.seat, type=self.card_type(kid))
 
     def _discard(self, seat: int, kid: str, why: str) -> None:
         camp = self.camps[seat]
@@ -476,19 +496,38 @@ class Game:
             self.turn_seat = int(setup["turn"])
         return int(setup.get("start_hand", start_hand))
 
+    def seat_bonus(self, kind: str, seat: int) -> int:
+        """What ``seat`` gets at the start on top of the rest [R-7] (scenarios state their own
+        hands and 令呪, so a game set up by a scenario gets none)."""
+        values = self.pack.rules["seat_bonus"][kind]
+        return values[seat] if seat < len(values) else 0
+
     # ------------------------------------------------------------------ the game
+    def round_order(self, round_: int) -> list[int]:
+        """The seats in the order they play round ``round_`` [R-7]: ``fixed``: seat 0 first
+        every round; ``rotate``: the first seat moves one seat on each round; ``snake``: the
+        order reverses every round (…, the last seat of a round plays first in the next)."""
+        how = self.pack.rules["turn_order"]
+        seats = list(range(self.n))
+        if how == "rotate":
+            k = (round_ - 1) % self.n
+            return seats[k:] + seats[:k]
+        if how == "snake" and round_ % 2 == 0:
+            return seats[::-1]
+        return seats
+
     def _run(self) -> Flow:
         from fuyuki.board import phases
 
         first = self.turn_seat
+        order = [(first + i) % self.n for i in range(self.n)]
         try:
             while True:
-                for i in range(self.n):
-                    seat = (first + i) % self.n
+                for seat in order:
                     if self.camps[seat].out:
                         continue
                     yield from phases.turn(self, seat)
-                first = 0
+                order = self.round_order(self.round + 1)
                 if self.round >= self.pack.rules["max_rounds"]:
                     self.result = self._outcome("round_limit")
                     self.phase = "over"

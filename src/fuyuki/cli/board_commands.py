@@ -348,12 +348,17 @@ def replay_cmd(
 @board_app.command("simulate")
 def simulate_cmd(
     games: int = typer.Option(200, help="number of games"),
-    players: int = typer.Option(4, help="camps per game (drawn from every camp of the pack)"),
+    players: int = typer.Option(4, help="camps per game, 2 to 5 (drawn from every camp of the pack)"),
     bots: str = typer.Option("heuristic", help="random or heuristic"),
     seed: int = typer.Option(0, help="simulation seed"),
+    workers: int = typer.Option(1, help="worker processes (the figures do not depend on it)"),
     lang: str = typer.Option("ja", help="ja (default) or en"),
+    progress: bool = typer.Option(True, "--progress/--no-progress", help="show a progress bar"),
 ) -> None:
-    """Bots play many games; print each camp's win rate."""
+    """Bots play many games; print each camp's and each seat's win share with its Wilson 95 %
+    interval (a draw is a win for nobody)."""
+    from rich.progress import Progress
+
     from fuyuki.board.content import default_pack
     from fuyuki.board.simulate import simulate
     from fuyuki.board.text import register
@@ -361,6 +366,11 @@ def simulate_cmd(
 
     console = Console()
     _check_lang(lang)
+    register()
+
+    def t(key: str, **p: Any) -> str:
+        return tr(lang, f"board.ui.{key}", **p)
+
     try:
         if bots not in ("random", "heuristic"):
             raise DataError("--bots", "bots", "must be random or heuristic")
@@ -370,21 +380,35 @@ def simulate_cmd(
         if not 2 <= players <= camps:
             raise DataError("--players", "players", f"must be 2 to {camps} (the pack has "
                             f"{camps} camps)")
-        res = simulate(games, players=players, bots=bots, seed=seed)
+        with Progress(console=Console(stderr=True), transient=True,
+                      disable=not progress) as bar:
+            task = bar.add_task(t("sim_running"), total=games)
+            res = simulate(games, players=players, bots=bots, seed=seed, workers=max(1, workers),
+                           progress=lambda n: bar.advance(task, n))
     except FuyukiError as exc:
         fail(exc, lang)
-    register()
     pack = default_pack()
 
-    def t(key: str, **p: Any) -> str:
-        return tr(lang, f"board.ui.{key}", **p)
+    def pct(x: float) -> str:
+        return f"{100 * x:.1f}%"
 
-    table = Table(title=t("sim_title", games=games, players=players, bots=bots))
-    for col in ("camp", "played", "wins", "rate"):
-        table.add_column(t(col), justify="left" if col == "camp" else "right")
+    def row(name: str, v: dict[str, Any]) -> list[str]:
+        return [name, str(v["played"]), str(v["wins"]), pct(v["win_rate"]),
+                f"{pct(v['low'])}–{pct(v['high'])}"]
+
+    def table(title: str, first: str) -> Table:
+        tab = Table(title=title)
+        for col in (first, "played", "wins", "rate", "interval"):
+            tab.add_column(t(col), justify="left" if col == first else "right")
+        return tab
+
+    camps = table(t("sim_title", games=games, players=players, bots=bots), "camp")
     for k, v in sorted(res["camps"].items(), key=lambda kv: -kv[1]["win_rate"]):
-        table.add_row(pick(pack.camps[k].name, lang), str(v["played"]), str(v["wins"]),
-                      f"{100 * v['win_rate']:.1f}%")
-    console.print(table)
+        camps.add_row(*row(pick(pack.camps[k].name, lang), v))
+    console.print(camps)
+    seats = table(t("sim_seats"), "seat")
+    for i, v in enumerate(res["seats"]):
+        seats.add_row(*row(str(i + 1), v))
+    console.print(seats)
     console.print(t("draws", draws=res["draws"], rounds=f"{res['mean_rounds']:.1f}"))
-    console.print(t("seat_wins", wins=" / ".join(str(w) for w in res["seat_wins"])))
+    console.print(t("sim_note", share=pct(1 / players)))

@@ -31,6 +31,7 @@ class HeuristicBot:
         self.rng = rng.stream(seed, f"board-heuristic-bot-{seat}")
         self._pack: Pack | None = None
         self.intent: str | None = None
+        self._grudge: dict[Any, float] = {}
 
     # ------------------------------------------------------------------ view helpers
     def pack(self, view: dict[str, Any]) -> Pack:
@@ -46,6 +47,14 @@ class HeuristicBot:
 
     def _enemies(self, view):
         return [c for c in view["chars"] if c["alive"] and c["camp"] != view["seat"]]
+
+    def _tiebreak(self, camp: Any) -> float:
+        """A fixed random preference between enemy camps for this game, to break ties between
+        equally good targets: without it every bot picked the lowest seat's characters (the
+        view lists them in seat order) and the first seats won far less."""
+        if camp not in self._grudge:
+            self._grudge[camp] = self.rng.random()
+        return self._grudge[camp]
 
     def _card_rank(self, view, kid: str) -> int:
         for h in view.get("hand", []) + view.get("plotted", []):
@@ -83,7 +92,8 @@ class HeuristicBot:
             return None
         def score(e):
             d = _dist(me["pos"], e["pos"])
-            return (d * 4 + e["hp"] // 3 - (6 if e["role"] == "master" else 0))
+            return (d * 4 + e["hp"] // 3 - (6 if e["role"] == "master" else 0),
+                    self._tiebreak(e["camp"]))
         return min(enemies, key=score)
 
     def _expected_attack(self, d: Decision) -> float:
@@ -269,7 +279,7 @@ class HeuristicBot:
                 return "done"
         def score(cid):
             c = chars[cid]
-            return (c["camp"] is None, c["role"] != "master", c["hp"])
+            return (c["camp"] is None, c["role"] != "master", c["hp"], self._tiebreak(c["camp"]))
         return min(opts, key=score)
 
     def _aim(self, view, decision):
