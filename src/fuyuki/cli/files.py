@@ -102,8 +102,13 @@ def sbb_replay(record: Record, source: str = "<record>"):
         rules.check_players(players)
     except DataError as exc:
         raise cfg.fail("players", exc.reason) from None
-    game = new_game(players, record.seed, rules)
-    for i, (seat, choice) in enumerate(record.submissions):
+    return replayed(new_game(players, record.seed, rules), record.submissions, source)
+
+
+def replayed(game: Any, submissions: list[Any], source: str) -> Any:
+    """``game`` with a saved game's ``submissions`` made again; an illegal one is a DataError
+    naming it (the file was edited, or belongs to other rules)."""
+    for i, (seat, choice) in enumerate(submissions):
         try:
             game.submit(seat, choice)
         except IllegalAction as exc:
@@ -189,13 +194,7 @@ def war_save(path: str | Path, lang: str = "en") -> dict[str, Any]:
     for i, h in enumerate(humans):
         if h not in ids:
             raise cfg.fail(f"humans[{i}]", f"no pair {h!r} in the saved roster")
-    war = War(ro, rules, seed, max_turns=max_turns)
-    for i, (seat, choice) in enumerate(rec.submissions):
-        try:
-            war.submit(seat, choice)
-        except IllegalAction as exc:
-            raise DataError(src, f"submissions[{i}]",
-                            f"({seat}, {choice!r}) is not a legal move here: {exc}") from None
+    war = replayed(War(ro, rules, seed, max_turns=max_turns), rec.submissions, src)
     return {"war": war, "roster": ro, "roster_toml": roster_text, "roster_path": roster_path,
             "seed": seed, "humans": humans, "max_turns": max_turns, "notes": notes,
             "submissions": rec.submissions}
