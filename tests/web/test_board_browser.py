@@ -9,13 +9,12 @@ Runs in its own pytest process (``-m browser``), as the other browser test.
 from __future__ import annotations
 
 import os
-import re
 import time
 from pathlib import Path
 
 import pytest
 
-from tests.web.test_browser import ARGS, CHROMIUM
+from tests.web.test_browser import ARGS, CHROMIUM, create_in_lobby
 
 pytestmark = pytest.mark.browser
 
@@ -79,16 +78,7 @@ def test_two_friends_and_two_bots_play_a_whole_board_game_in_chromium(tmp_path, 
             host.goto(server.url + "/")
             host.select_option("#c-game", "board")
             assert host.locator("#c-edition").is_hidden()          # Servant Big Battle's settings
-            host.fill("#c-name", "あかね")
-            host.select_option("#c-players", "4")
-            host.select_option("#c-bots", "2")
-            host.screenshot(path=str(shots / "01-lobby-desktop.png"), full_page=True)
-            host.click("#create-form button[type=submit]")
-            host.wait_for_selector("#created:not(.hidden)")
-            link = host.inner_text("#share-link").strip()
-            code = re.search(r"/t/([A-Za-z0-9_-]+)$", link).group(1)
-            host.click("#go-table button")
-            host.wait_for_selector("#lobby:not(.hidden)")
+            link, code = create_in_lobby(host, "あかね", 4, 2, shots / "01-lobby-desktop.png")
 
             friend.goto(link)
             friend.wait_for_selector("#join:not(.hidden)")

@@ -43,6 +43,22 @@ def _act(page) -> bool:
     return True
 
 
+def create_in_lobby(host, name: str, players: int, bots: int, shot) -> tuple[str, str]:
+    """On the lobby page (its game already chosen): fill the form, screenshot it to ``shot``,
+    create the table and go to it; the table's link and code."""
+    host.fill("#c-name", name)
+    host.select_option("#c-players", str(players))
+    host.select_option("#c-bots", str(bots))
+    host.screenshot(path=str(shot), full_page=True)
+    host.click("#create-form button[type=submit]")
+    host.wait_for_selector("#created:not(.hidden)")
+    link = host.inner_text("#share-link").strip()
+    code = re.search(r"/t/([A-Za-z0-9_-]+)$", link).group(1)
+    host.click("#go-table button")
+    host.wait_for_selector("#lobby:not(.hidden)")
+    return link, code
+
+
 def test_two_friends_and_a_bot_play_a_whole_game_in_chromium(tmp_path, app_factory, live_server):
     sync_api = pytest.importorskip("playwright.sync_api")
     shots = tmp_path / "screenshots"
@@ -61,16 +77,7 @@ def test_two_friends_and_a_bot_play_a_whole_game_in_chromium(tmp_path, app_facto
 
             # the lobby: the host creates a 3-player table with one bot
             host.goto(server.url + "/")
-            host.fill("#c-name", "あかね")
-            host.select_option("#c-players", "3")
-            host.select_option("#c-bots", "1")
-            host.screenshot(path=str(shots / "01-lobby.png"), full_page=True)
-            host.click("#create-form button[type=submit]")
-            host.wait_for_selector("#created:not(.hidden)")
-            link = host.inner_text("#share-link").strip()
-            code = re.search(r"/t/([A-Za-z0-9_-]+)$", link).group(1)
-            host.click("#go-table button")
-            host.wait_for_selector("#lobby:not(.hidden)")
+            link, code = create_in_lobby(host, "あかね", 3, 1, shots / "01-lobby.png")
             host.screenshot(path=str(shots / "02-waiting.png"), full_page=True)
 
             # the friend opens the link and joins; the game starts by itself
