@@ -72,10 +72,10 @@ def _sbb_invariants(g, rules, n, new_game, make_bot) -> list[str]:
         out.append("gems not conserved")
     if rules.coins and sum(s.coins) != n:
         out.append("coins not conserved")
-    held = sorted(s.mdeck + s.mdisc + [m for m in s.master if m])
+    held = sorted(g.t.names_of(s.mdeck + s.mdisc + [m for m in s.master if m]))
     if held != sorted(rules.masters):
         out.append("masters not conserved")
-    held = sorted(s.sdeck + s.sdisc + [x for x in s.servant if x])
+    held = sorted(g.t.names_of(s.sdeck + s.sdisc + [x for x in s.servant if x]))
     if held != sorted(rules.servants):
         out.append("servants not conserved")
     again = new_game(n, g.record.seed, rules)

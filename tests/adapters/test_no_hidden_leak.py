@@ -36,7 +36,7 @@ def scramble(game, seat, rng):
     for q in others:
         s.seen[q] = rng.sample(s.seen[q], len(s.seen[q]))[: max(len(s.seen[q]) - 1, 0)]
         if q in s.answers and s.hand[q]:          # a sealed bid not yet revealed
-            s.answers[q] = rng.choice(s.hand[q])
+            s.answers[q] = w.t.names[rng.choice(s.hand[q])]
         if q in s.asking:                         # another seat's open decision
             d = s.asking[q]
             s.asking[q] = Decision(d.kind, tuple(rng.sample(d.options, len(d.options))), {})

@@ -23,9 +23,9 @@ class Watched(Game):
         for seat in range(s.n):
             cards = []
             if s.master[seat] and not s.m_up[seat]:
-                cards.append(s.master[seat])
+                cards.append(self.t.names[s.master[seat]])
             if s.servant[seat] and not s.s_up[seat]:
-                cards.append(s.servant[seat])
+                cards.append(self.t.names[s.servant[seat]])
             if cards:
                 hidden[seat] = tuple(cards)
         before = len(s.events)

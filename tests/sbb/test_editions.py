@@ -21,7 +21,7 @@ VARIANTS = Path(__file__).parent / "scenarios" / "variants"
 def _deck_total(g) -> int:
     s = g.s
     return len(s.adeck) + len(s.adisc) + sum(len(h) for h in s.hand) + sum(
-        1 for b in s.bids if b is not None)
+        1 for b in s.bids if b)
 
 
 def test_the_three_editions_exist():
@@ -103,9 +103,9 @@ def test_v1x_without_mana_every_hand_limit_is_five():
 
 def test_v1_0_has_no_events_and_no_luck_offer():
     g = new_game(4, 7, Rules.preset("v1.0"))
-    assert g.s.luck_cards == ()
+    assert g.s.luck_cards == ()  # no 強運 card in the deck
     assert not g.luck_possible()
-    assert not any(parse_action(c) is None for c in g.s.adeck)
+    assert not any(parse_action(c) is None for c in g.t.names_of(g.s.adeck))
 
 
 def test_unknown_edition_is_refused():
@@ -152,7 +152,7 @@ def test_vessel_end_in_full_games_is_immediate():
         g = play_out(new_game(3, seed, Rules.preset("v1.1")), rng_seed=seed)
         if g.result["reason"] == "vessel":
             (w,) = g.result["winners"]
-            assert g.s.master[w] == "illya" and g.s.gems[w] >= 7 and g.s.m_up[w]
+            assert g.t.names[g.s.master[w]] == "illya" and g.s.gems[w] >= 7 and g.s.m_up[w]
             seen += 1
     assert seen
 

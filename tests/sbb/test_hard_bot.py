@@ -95,14 +95,15 @@ def test_sampling_keeps_the_draft_knowledge():
             for events in (None, g.visible_events(seat)):
                 sampler = Sampler(view, g.rules, events)
                 for what, slots in _hidden_slots(sampler).items():
-                    real = g.s.master if what == "master" else g.s.servant
+                    real = g.t.names_of(g.s.master if what == "master" else g.s.servant)
                     for other, allowed in slots.items():
                         if allowed is None:
                             continue
                         constrained += 1
                         assert real[other] in allowed, (seed, what, other)
                         world = sampler.sample(rng)
-                        mine = world.s.master if what == "master" else world.s.servant
+                        mine = world.t.names_of(world.s.master if what == "master"
+                                                else world.s.servant)
                         assert mine[other] in allowed
                         seen = set(view["me"]["seen"])
                         picks_after = sampler._pick_index(what, other) > \
@@ -136,7 +137,8 @@ def test_sampling_follows_a_swap_it_saw():
                 except Unsupported:
                     break
                 world = sampler.sample(random.Random(1))
-                assert world.s.servant[other] == e.data["now_target"] == game.s.servant[other]
+                assert world.t.names[world.s.servant[other]] == e.data["now_target"] \
+                    == game.t.names[game.s.servant[other]]
                 assert world.pending()[me] == d
                 found += 1
                 break

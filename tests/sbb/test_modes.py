@@ -74,8 +74,8 @@ def test_hf_sakura_starts_dark_in_a_random_deal():
     for seed in range(30):
         g = new_game(4, seed, r)
         for seat in range(4):
-            assert g.s.dark[seat] == (g.s.master[seat] == "sakura")
-            found += g.s.master[seat] == "sakura"
+            assert g.s.dark[seat] == (g.t.names[g.s.master[seat]] == "sakura")
+            found += g.t.names[g.s.master[seat]] == "sakura"
     assert found
 
 
@@ -86,7 +86,7 @@ def test_hf_sakura_starts_dark_after_a_draft():
         while g.pending() and next(iter(g.pending().values())).kind == "draft_master":
             for seat, d in g.pending().items():
                 g.submit(seat, "sakura" if "sakura" in d.options else d.options[0])
-        holder = [i for i in range(3) if g.s.master[i] == "sakura"]
+        holder = [i for i in range(3) if g.t.names[g.s.master[i]] == "sakura"]
         if holder:
             assert g.s.dark[holder[0]]
             assert g.view(holder[0])["me"]["dark"] is True
@@ -97,11 +97,12 @@ def test_hf_sakura_starts_dark_after_a_draft():
 def _draw_sakura_as_new_master(rules):
     for seed in range(20):
         g = new_game(3, seed, rules)
-        if "sakura" in g.s.mdeck:
-            g.s.mdeck.remove("sakura")
-            g.s.mdeck.append("sakura")  # on top of the master deck
+        sakura = g.t.ids["sakura"]
+        if sakura in g.s.mdeck:
+            g.s.mdeck.remove(sakura)
+            g.s.mdeck.append(sakura)  # on top of the master deck
             _replace_master(g, 0, g.s.master[0], None)
-            assert g.s.master[0] == "sakura"
+            assert g.s.master[0] == sakura
             return g
     raise AssertionError("桜 never in the master deck")
 
@@ -120,7 +121,7 @@ def test_hollow_gilgamesh_power_zero():
     r = Rules.preset("final", "hollow")
     assert r.power_override == {"gilgamesh": 0}
     g = new_game(3, 2, r)
-    g.s.servant[0] = "gilgamesh"
+    g.s.servant[0] = g.t.ids["gilgamesh"]
     assert g.power(0) == 0
     assert new_game(3, 2, Rules.preset("final")).rules.power_override == {}
 
@@ -139,8 +140,8 @@ def test_hollow_rin_set_aside_while_dealing_then_shuffled_back(edition):
                  for c in e.data["pack"]]
         dealt = [e.data["master"] for e in g.events if e.kind == "dealt"]
         assert "rin" not in packs and "rin" not in dealt  # never dealt at the start
-        assert "rin" not in g.s.master
-        assert "rin" in g.s.mdeck  # shuffled back into the master deck
+        assert "rin" not in g.t.names_of(g.s.master)
+        assert "rin" in g.t.names_of(g.s.mdeck)  # shuffled back into the master deck
         back = kinds.index("set_aside_returned")
         if edition == "final":  # after the master draft, before the servant draft
             firsts = [i for i, k in enumerate(kinds) if k == "draft_start"]

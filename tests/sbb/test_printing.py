@@ -91,8 +91,9 @@ def test_every_card_is_printed_as_often_as_the_engines_decks_hold_it():
     game = sbb.new_game(players=4, seed=3, rules=rules)
     (decision,) = game.pending().values()
     assert decision.kind == "draft_master"
-    engine = Counter(game.s.adeck) + Counter(game.s.mdeck) + Counter(decision.options) \
-        + Counter(game.s.sdeck) + Counter(game.s.lands)
+    names = game.t.names_of
+    engine = Counter(names(game.s.adeck)) + Counter(names(game.s.mdeck)) \
+        + Counter(decision.options) + Counter(names(game.s.sdeck)) + Counter(names(game.s.lands))
     sheet = printed(rules)
     assert Counter(c["id"] for c in sheet.fronts) == engine
     assert len(sheet.fronts) == 78   # seed 001: 78 cards

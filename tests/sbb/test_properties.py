@@ -13,8 +13,8 @@ from fuyuki.sbb.agents import make_bot
 
 def _all_actions(g):
     s = g.s
-    on_table = [b for b in s.bids if b is not None] if s.phase in ("reveal", "battle", "events") else []
-    return sorted(s.adeck + s.adisc + [c for h in s.hand for c in h] + on_table)
+    on_table = [b for b in s.bids if b] if s.phase in ("reveal", "battle", "events") else []
+    return sorted(g.t.names_of(s.adeck + s.adisc + [c for h in s.hand for c in h] + on_table))
 
 
 def _check_conservation(g, total_gems, actions, masters, servants):
@@ -26,8 +26,8 @@ def _check_conservation(g, total_gems, actions, masters, servants):
     held_m = [m for m in s.master if m]
     held_s = [x for x in s.servant if x]
     if not s.phase.startswith("draft"):
-        assert sorted(s.mdeck + s.mdisc + held_m) == masters
-        assert sorted(s.sdeck + s.sdisc + held_s) == servants
+        assert sorted(g.t.names_of(s.mdeck + s.mdisc + held_m)) == masters
+        assert sorted(g.t.names_of(s.sdeck + s.sdisc + held_s)) == servants
 
 
 @settings(max_examples=60, deadline=None)
@@ -36,7 +36,7 @@ def _check_conservation(g, total_gems, actions, masters, servants):
 def test_gems_and_cards_conserved_and_game_ends(seed, players, bot):
     g = new_game(players, seed)
     total = g.s.pool
-    actions = sorted(g.s.adeck)
+    actions = sorted(g.t.names_of(g.s.adeck))
     masters = sorted(g.rules.masters)
     servants = sorted(g.rules.servants)
     bots = [make_bot(bot, seed + i) for i in range(players)]

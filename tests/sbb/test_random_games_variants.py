@@ -56,7 +56,8 @@ def _check(g, rules, n):
             if isinstance(v, str) and (v in rules.cards.masters or v in rules.cards.servants):
                 assert v in allowed, (e, "a card these rules leave out")
     for seat in range(n):
-        assert s.master[seat] in rules.masters and s.servant[seat] in rules.servants
+        assert g.t.names[s.master[seat]] in rules.masters
+        assert g.t.names[s.servant[seat]] in rules.servants
         json.dumps(g.view(seat))
     json.dumps(g.view(None))
 

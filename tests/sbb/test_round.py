@@ -92,7 +92,7 @@ def test_bid_cards_go_to_discard_after_round():
         for seat, d in g.pending().items():
             g.submit(seat, d.options[-1] if d.kind == "luck" else d.options[0])
     for c in bids.values():
-        assert c in g.s.adisc
+        assert g.t.ids[c] in g.s.adisc
 
 
 def test_luck_offered_to_every_player_at_once():
@@ -115,10 +115,11 @@ def test_luck_not_offered_while_face_up_in_discard():
     g = new_game(4, seed=8)
     _to_bids(g)
     s = g.s
+    luck = g.t.ids["luck"]
     for pile in (s.adeck, *s.hand):
-        if "luck" in pile:
-            pile.remove("luck")
-    s.adisc.append("luck")
+        if luck in pile:
+            pile.remove(luck)
+    s.adisc.append(luck)
     assert not g.luck_possible()
 
 

@@ -62,9 +62,10 @@ def test_three_players_remove_one_colour():
     g = new_game(3, seed=10)
     assert len(g.s.lands) == 4
     removed = [e.data["land"] for e in g.events if e.kind == "land_removed"]
-    assert len(removed) == 1 and removed[0] not in g.s.lands
-    colours = {g.rules.cards.lands[l].colour for l in g.s.lands}
-    assert all(c.split("-")[0] in colours for c in g.s.adeck if "-" in c)
+    lands = g.t.names_of(g.s.lands)
+    assert len(removed) == 1 and removed[0] not in lands
+    colours = {g.rules.cards.lands[l].colour for l in lands}
+    assert all(c.split("-")[0] in colours for c in g.t.names_of(g.s.adeck) if "-" in c)
     assert len(g.s.adeck) == 40 + 3
 
 

@@ -85,7 +85,7 @@ def test_change_the_action_mix(tmp_path):
     assert r.cards.sortie_values == (1, 2, 3, 4, 6) and r.cards.np_values == (2, 2, 4)
     g = new_game(4, 1, r)
     s = g.s
-    deck = s.adeck + [c for h in s.hand for c in h]
+    deck = g.t.names_of(s.adeck + [c for h in s.hand for c in h])
     assert len(deck) == 5 * 8 + 3
     assert deck.count("red-np-2") == 2 and "red-sortie-6" in deck and "red-sortie-5" not in deck
     play_out(g)
@@ -158,7 +158,7 @@ name = { ja = "強運（二枚目）", en = "Good Luck (2nd)" }
     assert Rules.preset("v1.1", cards=p).events == ("luck", "swap", "luck2")
     assert Rules.preset("v1.0", cards=p).events == ()
     g = new_game(4, 1, Rules.preset("final", cards=p))
-    assert g.s.luck_cards == ("luck", "luck2")
+    assert g.t.names_of(g.s.luck_cards) == ["luck", "luck2"]
 
 
 def test_modes_work_with_a_users_file(tmp_path):

@@ -160,7 +160,7 @@ def test_a_set_aside_master_still_returns_and_is_never_doubled(assign):
         play_out(g, seed)
         assert any(e.kind == "set_aside_returned" for e in g.events)
         s = g.s
-        masters = s.master + s.mdeck + s.mdisc
+        masters = g.t.names_of(s.master + s.mdeck + s.mdisc)
         assert sorted(masters) == sorted(rules.masters)
     with pytest.raises(DataError):
         so.new_game(4, 1, rules, fixed={0: (rules.set_aside[0], "saber")})

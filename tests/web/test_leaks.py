@@ -82,11 +82,11 @@ class Knowledge:
             secrets: dict[int, set[str]] = {}
             s = g.s
             for seat in range(n):
-                ids = set(s.hand[seat])
+                ids = set(g.t.names_of(s.hand[seat]))
                 if not s.m_up[seat] and s.master[seat]:
-                    ids.add(s.master[seat])
+                    ids.add(g.t.names[s.master[seat]])
                 if not s.s_up[seat] and s.servant[seat]:
-                    ids.add(s.servant[seat])
+                    ids.add(g.t.names[s.servant[seat]])
                 if s.phase == "bid" and seat in s.answers:
                     ids.add(s.answers[seat])
                 secrets[seat] = ids

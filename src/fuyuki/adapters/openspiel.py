@@ -368,7 +368,7 @@ def _shuffle_hidden(g, seat: int, rng: random.Random):
             opts = ("use", "decline") if w.holds_luck(q) else ("decline",)
             asking[q] = Decision("luck", opts, d.info)
         elif d.kind == "bid":
-            asking[q] = Decision("bid", tuple(sorted(set(s.hand[q]))), d.info)
+            asking[q] = Decision("bid", tuple(w.t.names_of(sorted(set(s.hand[q])))), d.info)
         elif d.kind == "jewel":   # asked by the master's battle_offer hook (宝石魔術)
             offer = w.ab(q).battle_offer(w, q, d.info["land"])
             if offer is not None:

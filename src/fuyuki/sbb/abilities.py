@@ -102,13 +102,13 @@ class Ability:
         return None
 
     def after_servant_lost(self, g: Game, seat: int, card: Master, how: str,
-                           fetched: dict[int, str | None]) -> None:
+                           fetched: dict[int, int | None]) -> None:
         """React after its player's servant is lost — this master ``card`` acts even if the
         same batch lost it too [R-32](a); the lost cards have left the table [R-32](b). A new
         master it brings goes into ``fetched``."""
 
     def after_master_lost(self, g: Game, seat: int, card: Master, how: str,
-                          fetched: dict[int, str | None]) -> None:
+                          fetched: dict[int, int | None]) -> None:
         """React after this master ``card`` is lost (it has left the table). A new master it
         brings goes into ``fetched``."""
 
@@ -159,7 +159,7 @@ class Substitute(Ability):
         if what == "servant" and how in ("destroy", "sure") and answer == "yes":
             if first:
                 g.fires(victim)
-                g.emit("substitute", seat=victim, master=g.s.master[victim])
+                g.emit("substitute", seat=victim, master=g.t.names[g.s.master[victim]])
             return (victim, "master", "destroy", src)
         return None
 
@@ -171,22 +171,20 @@ class Jewel(Ability):
     kind: ClassVar[str] = "jewel"
 
     def battle_offer(self, g: Game, seat: int, land: str) -> Decision | None:
-        from fuyuki.sbb.cards import parse_action
-
-        cards = tuple(sorted({c for c in g.s.hand[seat] if parse_action(c)}))
+        t = g.t
+        cards = sorted({c for c in g.s.hand[seat] if t.colour[c] >= 0})   # action cards
         if not cards:
             return None
-        return Decision("jewel", ("pass",) + cards, {"land": land})
+        return Decision("jewel", ("pass",) + tuple(t.names_of(cards)), {"land": land})
 
     def battle_answer(self, g: Game, seat: int, answer: Any) -> int:
-        from fuyuki.sbb.cards import card_value
-
         if answer == "pass":
             return 0
         s = g.s
-        s.hand[seat].remove(answer)
-        s.adisc.append(answer)
-        value = card_value(answer)
+        card = g.t.ids[answer]
+        s.hand[seat].remove(card)
+        s.adisc.append(card)
+        value = g.t.value[card]
         g.emit("jewel", seat=seat, card=answer, value=value)
         return value
 
@@ -200,7 +198,7 @@ class Darken(Ability):
     darkens: ClassVar[bool] = True
 
     def after_servant_lost(self, g: Game, seat: int, card: Master, how: str,
-                           fetched: dict[int, str | None]) -> None:
+                           fetched: dict[int, int | None]) -> None:
         s = g.s
         if not s.dark[seat]:
             g.fires(seat)
@@ -226,38 +224,41 @@ class FetchMaster(Ability):
     params: ClassVar[tuple[str, ...]] = ("card", "trigger")
 
     def after_servant_lost(self, g: Game, seat: int, card: Master, how: str,
-                           fetched: dict[int, str | None]) -> None:
+                           fetched: dict[int, int | None]) -> None:
         r = g.rules
         if r.fetch_trigger == "servant_destroyed" and how != "cancel" and not r.fetch_ignored:
             g.fires(seat)
-            fetched[seat] = self._fetch(g, seat, card.id)
+            fetched[seat] = self._fetch(g, seat, g.t.ids[card.id])
 
     def after_master_lost(self, g: Game, seat: int, card: Master, how: str,
-                          fetched: dict[int, str | None]) -> None:
+                          fetched: dict[int, int | None]) -> None:
         r = g.rules
         if r.fetch_ignored:
             return
         trig = r.fetch_trigger
         if trig == "master_lost" or (trig == "master_destroyed" and how != "cancel"):
-            fetched[seat] = self._fetch(g, seat, card.id)
+            fetched[seat] = self._fetch(g, seat, g.t.ids[card.id])
 
-    def _fetch(self, g: Game, seat: int, own: str) -> str | None:
+    def _fetch(self, g: Game, seat: int, own: int) -> int | None:
         """The named master from the deck or discard, face up. ``None`` when she is face up
-        in play (nothing happens); "@self" when someone holds her face down (``own``, this
+        in play (nothing happens); SELF when someone holds her face down (``own``, this
         master, comes back). A master lost in the same batch is already off the table."""
+        from fuyuki.sbb.cards import SELF
+
         s = g.s
-        target = str(self.values["card"])
+        name = str(self.values["card"])
+        target = g.t.ids[name]
         for k in range(s.n):
             if s.master[k] == target and k != seat:
                 if s.m_up[k]:
-                    g.emit("fetch_nothing", seat=seat, card=target)
+                    g.emit("fetch_nothing", seat=seat, card=name)
                     return None
-                g.emit("fetch_back", seat=seat, card=own)
-                return "@self"
+                g.emit("fetch_back", seat=seat, card=g.t.names[own])
+                return SELF
         for pile in (s.mdeck, s.mdisc):
             if target in pile:
                 pile.remove(target)
-                g.emit("fetch", seat=seat, card=target)
+                g.emit("fetch", seat=seat, card=name)
                 return target
         return None
 
@@ -328,7 +329,7 @@ class Dojo(Ability):
     kind: ClassVar[str] = "dojo"
 
     def after_servant_lost(self, g: Game, seat: int, card: Master, how: str,
-                           fetched: dict[int, str | None]) -> None:
+                           fetched: dict[int, int | None]) -> None:
         s, r = g.s, g.rules
         g.fires(seat)
         limit = card.mana if r.hand_limit else r.hand_size
@@ -347,11 +348,12 @@ class InfiniteBlades(Ability):
     needs_mode: ClassVar[str] = "blades_as"
 
     def np_servant(self, g: Game, seat: int, parts: tuple[int, ...]) -> Servant | None:
-        s, r = g.s, g.rules
+        s, r, names = g.s, g.rules, g.t.names
         if not r.blades_as:
             return None
         vs = r.shirou_blades_vs
-        if any(q != seat and (s.servant[q] in vs or s.master[q] in vs) for q in parts):
+        if any(q != seat and (names[s.servant[q]] in vs or names[s.master[q]] in vs)
+               for q in parts):
             sv = r.cards.servants[r.blades_as]
             g.emit("infinite_blades", seat=seat)   # the mode's servant, never named: someone may hold it face down
             return sv

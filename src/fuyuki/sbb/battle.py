@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from fuyuki.core.protocol import Decision
-from fuyuki.sbb.cards import Action, parse_action
 from fuyuki.sbb.abilities import Loss
 from fuyuki.sbb.game import Answers, Game
 from fuyuki.sbb.state import Op
@@ -20,10 +19,10 @@ from fuyuki.sbb.state import Op
 def step_battle(g: Game, li: int, parts: tuple[int, ...]) -> None:
     """The bids on land ``li``: ``parts``, its bidders from the parent to the left."""
     s = g.s
-    land = s.lands[li]
+    land = g.t.names[s.lands[li]]
     if len(parts) == 1:
         seat = parts[0]
-        if bid_action(g, seat).kind == "sortie":
+        if not g.t.np[s.bids[seat]]:
             gems = s.gems_on[li]
             s.gems_on[li] = 0
             s.gems[seat] += gems
@@ -44,41 +43,33 @@ def step_battle(g: Game, li: int, parts: tuple[int, ...]) -> None:
         g.then(("battle_fight", li, tuple(parts), {}))
 
 
-def bid_colours(g: Game) -> dict[str, tuple[int, ...]]:
-    """The seats that bid an action card, by its colour, from the parent to the left."""
-    s = g.s
-    colours: dict[str, list[int]] = {}
+def bid_colours(g: Game) -> dict[int, tuple[int, ...]]:
+    """The seats that bid an action card, by its colour (CardTable.colour), from the parent
+    to the left."""
+    s, colour = g.s, g.t.colour
+    colours: dict[int, list[int]] = {}
     for seat in s.order():
-        bid = s.bids[seat]
-        a = parse_action(bid) if bid else None
-        if a is not None:
-            colours.setdefault(a.colour, []).append(seat)
+        c = colour[s.bids[seat]]   # -1: no bid, or an event
+        if c >= 0:
+            colours.setdefault(c, []).append(seat)
     return {c: tuple(seats) for c, seats in colours.items()}
 
 
-def battle_steps(g: Game, colours: dict[str, tuple[int, ...]], first: int = 0) -> list[Op]:
+def battle_steps(g: Game, colours: dict[int, tuple[int, ...]], first: int = 0) -> list[Op]:
     """The round's battle steps from land ``first`` on, in table order: one for each land
     with bids (``colours``: :func:`bid_colours`)."""
-    s, lands = g.s, g.rules.cards.lands
+    s, colour = g.s, g.t.colour
     steps: list[Op] = []
     for li in range(first, len(s.lands)):
-        parts = colours.get(lands[s.lands[li]].colour)
+        parts = colours.get(colour[s.lands[li]])
         if parts:
             steps.append(("battle", li, parts))
     return steps
 
 
-def bid_action(g: Game, seat: int) -> Action:
-    """The action card ``seat`` bid this round (every participant of a battle bid one)."""
-    a = parse_action(g.s.bids[seat] or "")
-    assert a is not None, f"seat {seat} is in a battle without an action card"
-    return a
-
-
 def played_np(g: Game, seat: int) -> bool:
     """Whether ``seat`` bid a 宝具 card this round."""
-    bid = g.s.bids[seat]
-    return bid is not None and bid.split("-")[1:2] == ["np"]
+    return g.t.np[g.s.bids[seat]]
 
 
 def god_hand(g: Game, seat: int) -> bool:
@@ -93,16 +84,16 @@ def take_gems(g: Game, li: int, seat: int) -> None:
     n = s.gems_on[li]
     s.gems_on[li] = 0
     s.gems[seat] += n
-    g.emit("take", seat=seat, land=s.lands[li], gems=n)
+    g.emit("take", seat=seat, land=g.t.names[s.lands[li]], gems=n)
 
 
 def step_battle_fight(g: Game, li: int, parts: Sequence[int], offers: Answers) -> None:
-    s, r = g.s, g.rules
-    land_card = r.cards.lands[s.lands[li]]
+    s, r, t = g.s, g.rules, g.t
+    land_card = t.lands[s.lands[li]]
     bonus = dict.fromkeys(parts, 0)
     for seat, answer in offers.items():
         bonus[seat] += g.ab(seat).battle_answer(g, seat, answer)
-    kind = {p: bid_action(g, p).kind for p in parts}
+    kind = {p: "np" if t.np[s.bids[p]] else "sortie" for p in parts}
     eff = dict(kind)
     for p in parts:
         if kind[p] == "np" and g.servant_card(p).np_as_sortie_vs_np:
@@ -115,11 +106,12 @@ def step_battle_fight(g: Game, li: int, parts: Sequence[int], offers: Answers) -
     totals = {}
     terms: dict[str, list[list[Any]]] = {}   # what each total is made of, for the log
     for p in parts:
-        term: list[tuple[Any, int]] = [(s.bids[p], bid_action(g, p).value),
-                                       (s.servant[p], g.power(p))]
+        sv = g.servant_card(p)
+        term: list[tuple[Any, int]] = [(t.names[s.bids[p]], t.value[s.bids[p]]),
+                                       (sv.id, g.power(p))]
         if bonus[p]:
             term.append(("jewel", bonus[p]))
-        if r.land_modifiers and land_card.mod_servant == s.servant[p]:
+        if r.land_modifiers and land_card.mod_servant == sv.id:
             term.append(("land", land_card.mod_bonus))
         ab = g.ab(p)
         extra = ab.total_bonus(all_sortie)
@@ -156,10 +148,10 @@ def _compare_nps(g: Game, li: int, parts: Sequence[int], nps: list[int],
         best = max(totals[p] for p in nps)
         winners = [p for p in nps if totals[p] == best]
     if len(winners) == 1:
-        g.emit("case2_win", seat=winners[0], land=g.s.lands[li])
+        g.emit("case2_win", seat=winners[0], land=g.t.names[g.s.lands[li]])
         _resolve_winners(g, li, parts, winners, single=True)
     else:
-        g.emit("case2_tie", seats=winners, land=g.s.lands[li])
+        g.emit("case2_tie", seats=winners, land=g.t.names[g.s.lands[li]])
         _resolve_winners(g, li, parts, winners, single=False)
 
 
@@ -168,7 +160,7 @@ def _compare_sorties(g: Game, li: int, parts: Sequence[int], totals: dict[int, i
     s = g.s
     best = max(totals.values())
     tied = [p for p in parts if totals[p] == best]
-    land = s.lands[li]
+    land = g.t.names[s.lands[li]]
     if len(tied) == 1:
         g.emit("case3_win", seat=tied[0], land=land)
         take_gems(g, li, tied[0])
@@ -211,15 +203,16 @@ def _tsubame(g: Game, li: int, parts: Sequence[int], w: int, total: int,
     The candidates it can destroy come first, from the parent to the left: the first is the
     choice when none is given [R-33] (a cut at ゴッドハンド is wasted)."""
     s = g.s
-    reach = [q for q in sorties if total >= bid_action(g, q).value]
+    land = g.t.names[s.lands[li]]
+    reach = [q for q in sorties if total >= g.t.value[s.bids[q]]]
     cands = tuple([q for q in reach if not god_hand(g, q)] + [q for q in reach if god_hand(g, q)])
-    g.emit("tsubame", seat=w, land=s.lands[li], candidates=list(cands))
+    g.emit("tsubame", seat=w, land=land, candidates=list(cands))
     if not cands:
         g.then(("win_gems", li, w, tuple(parts)))
     elif len(cands) == 1:
         g.then(("tsubame_cut", li, w, tuple(parts), {w: cands[0]}))
     else:
-        g.ask({w: Decision("tsubame", cands, {"land": s.lands[li]})},
+        g.ask({w: Decision("tsubame", cands, {"land": land})},
               ("tsubame_cut", li, w, tuple(parts)))
 
 
@@ -293,7 +286,7 @@ def step_effects(g: Game, items: tuple[Any, ...], idx: int, kept: tuple[Any, ...
         g.then(*steps)
         return
     w, losses, pool_gems = items[idx]
-    g.emit("np_resolves", seat=w, servant=g.s.servant[w],
+    g.emit("np_resolves", seat=w, servant=g.t.names[g.s.servant[w]],
            targets=sorted({q for q, *_ in losses}))
     if g.luck_possible():
         offer_luck(g, ("effects_luck", items, idx, kept, after), source=w,
@@ -319,10 +312,10 @@ def luck_used(g: Game, answers: Answers) -> int | None:
     for seat in s.order():
         if answers.get(seat) == "use":
             card = g.holds_luck(seat)
-            assert card is not None
+            assert card, f"seat {seat} used 強運 without holding it"
             s.hand[seat].remove(card)
             s.adisc.append(card)
-            g.emit("luck", seat=seat, card=card)
+            g.emit("luck", seat=seat, card=g.t.names[card])
             return seat
     return None
 

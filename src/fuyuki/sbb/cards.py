@@ -1,7 +1,10 @@
 """The card set: masters, servants, lands, action cards and events, loaded from TOML.
 
 Action card ids are ``<colour>-<kind>-<value>`` (``red-np-3``); events are their own ids
-(``luck``). :class:`CardSet` answers every question the engine asks of a card.
+(``luck``). :class:`CardSet` holds the cards as loaded; :class:`CardTable` (one per card set,
+:func:`card_table`) numbers every card id with a small int and holds each card's facts in
+lists indexed by that int: the engine's state holds only these ints, and card ids (strings)
+exist only at the doors (options, answers, views, events, records).
 """
 
 from __future__ import annotations
@@ -163,6 +166,104 @@ def parse_action(card: str) -> Action | None:
 def card_value(card: str) -> int:
     a = parse_action(card)
     return a.value if a else 0
+
+
+#: the int of "no card" (an empty master or servant seat, no bid): the id "" sorts first
+NO_CARD = 0
+#: what a card id names (:attr:`CardTable.kind`)
+NONE, MASTER, SERVANT, LAND, ACTION, EVENT = range(6)
+#: ``fetched`` of a master ability: the seat's own master comes back face up (偽臣の書)
+SELF = -1
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled: picklable, copyable (see _build)
+class CardTable:
+    """Every card of a card set numbered with a small int, and its facts by that int.
+
+    The ints follow the ids' string order (``""``, no card, is 0), so that sorting ints sorts
+    the ids: a hand shown sorted, a decision's options sorted, stay exactly as they were when
+    the state held strings. The one table the doors map through (:meth:`name`, :meth:`id`).
+    """
+
+    def __init__(self, cs: CardSet) -> None:
+        ids = {""} | set(cs.masters) | set(cs.servants) | set(cs.lands) | set(cs.events)
+        for land in cs.lands.values():
+            ids.update(cs.actions_of(land.colour))
+        #: the card id (string) of each int
+        self.names: list[str] = sorted(ids)
+        #: the int of each card id
+        self.ids: dict[str, int] = {c: i for i, c in enumerate(self.names)}
+        size = len(self.names)
+        #: NONE, MASTER, SERVANT, LAND, ACTION or EVENT
+        self.kind = [NONE] * size
+        #: an action's or a land's colour: its index in COLOURS (-1: none)
+        self.colour = [-1] * size
+        #: an action card is a 宝具 (np) card
+        self.np = [False] * size
+        #: an action card's value
+        self.value = [0] * size
+        #: an event's kind ("luck", "swap", "grail"; "" for other cards)
+        self.event = [""] * size
+        self.masters: dict[int, Master] = {}
+        self.servants: dict[int, Servant] = {}
+        self.lands: dict[int, Land] = {}
+        for cid, m in cs.masters.items():
+            self.kind[self.ids[cid]] = MASTER
+            self.masters[self.ids[cid]] = m
+        for cid, sv in cs.servants.items():
+            self.kind[self.ids[cid]] = SERVANT
+            self.servants[self.ids[cid]] = sv
+        for cid, land in cs.lands.items():
+            i = self.ids[cid]
+            self.kind[i] = LAND
+            self.colour[i] = COLOURS.index(land.colour)
+            self.lands[i] = land
+        for cid, ev in cs.events.items():
+            self.kind[self.ids[cid]] = EVENT
+            self.event[self.ids[cid]] = ev.kind
+        for i, cid in enumerate(self.names):
+            a = parse_action(cid)
+            if a is not None:
+                self.kind[i] = ACTION
+                self.colour[i] = COLOURS.index(a.colour)
+                self.np[i] = a.kind == "np"
+                self.value[i] = a.value
+
+    def id(self, card: str) -> int:
+        """The int of the card id ``card`` (KeyError if this card set has none)."""
+        return self.ids[card]
+
+    def name(self, card: int) -> str:
+        """The card id of ``card`` ("" for NO_CARD)."""
+        return self.names[card]
+
+    def name_or_none(self, card: int) -> str | None:
+        """The card id of ``card``, ``None`` for NO_CARD (an empty bid)."""
+        return self.names[card] if card else None
+
+    def names_of(self, cards: list[int] | tuple[int, ...]) -> list[str]:
+        names = self.names
+        return [names[c] for c in cards]
+
+    def ids_of(self, cards: list[str] | tuple[str, ...]) -> list[int]:
+        ids = self.ids
+        return [ids[c] for c in cards]
+
+
+_TABLES: dict[int, tuple[CardSet, CardTable]] = {}
+
+
+def card_table(cs: CardSet) -> CardTable:
+    """The :class:`CardTable` of ``cs``, built once and cached (a card set is never changed:
+    a mode or an edition that changes a card makes a new card set)."""
+    got = _TABLES.get(id(cs))
+    if got is not None and got[0] is cs:
+        return got[1]
+    if len(_TABLES) >= 64:   # many card sets were loaded: forget the older ones
+        _TABLES.clear()
+    table = CardTable(cs)
+    _TABLES[id(cs)] = (cs, table)
+    return table
 
 
 def default_cards_path() -> Path:

@@ -24,7 +24,7 @@ from fuyuki.core.protocol import Decision, check_choice
 from fuyuki.core.record import Record
 from fuyuki.core.rng import shuffle, stream
 from fuyuki.sbb.abilities import Ability
-from fuyuki.sbb.cards import Master, Servant
+from fuyuki.sbb.cards import NO_CARD, Master, Servant, card_table
 from fuyuki.sbb.rules import Rules
 from fuyuki.sbb.state import Op, State
 
@@ -41,6 +41,8 @@ class Game:
 
     def __init__(self, rules: Rules, state: State, record: Record, quiet: bool = False) -> None:
         self.rules = rules
+        #: the card set's table: every card's int and facts (fuyuki.sbb.cards.CardTable)
+        self.t = card_table(rules.cards)
         self.s = state
         self.record = record
         self.quiet = quiet
@@ -178,7 +180,7 @@ class Game:
         if not ups[seat]:
             ups[seat] = True
             card = s.master[seat] if what == "master" else s.servant[seat]
-            self.emit("flip", seat=seat, what=what, card=card)
+            self.emit("flip", seat=seat, what=what, card=self.t.names[card])
 
     def fires(self, seat: int) -> None:
         """A master ability fires: a master still on the table turns face up first, so that
@@ -188,14 +190,14 @@ class Game:
 
     # ------------------------------------------------------------------ card facts
     def master_card(self, seat: int) -> Master:
-        return self.rules.cards.masters[self.s.master[seat]]
+        return self.t.masters[self.s.master[seat]]
 
     def servant_card(self, seat: int) -> Servant:
-        return self.rules.cards.servants[self.s.servant[seat]]
+        return self.t.servants[self.s.servant[seat]]
 
     def ab(self, seat: int) -> Ability:
         """The seat's master's ability (its hooks: fuyuki.sbb.abilities)."""
-        return self.rules.cards.masters[self.s.master[seat]].hooks
+        return self.t.masters[self.s.master[seat]].hooks
 
     def mana(self, seat: int) -> int:
         """The seat's 魔力 (hand limit): the master's (dark 桜 5), バーサーカー face up −1."""
@@ -232,7 +234,7 @@ class Game:
             return False
         if r.vessel_ends_game:  # v1.x 聖杯の器: she wins at once, the others rank by gems
             for i in s.order():
-                m = self.rules.cards.masters.get(s.master[i])
+                m = self.t.masters.get(s.master[i])
                 at = m.hooks.wins_at_once(r) if m else None
                 if at is not None and s.gems[i] >= at:
                     self.flip(i, "master")
@@ -260,23 +262,24 @@ class Game:
                 return True
         return False
 
-    def holds_luck(self, seat: int) -> str | None:
+    def holds_luck(self, seat: int) -> int:
+        """The 強運 card ``seat`` holds (NO_CARD: none)."""
         for card in self.s.luck_cards:
             if card in self.s.hand[seat]:
                 return card
-        return None
+        return NO_CARD
 
     # ------------------------------------------------------------------ decks
-    def take_action_card(self, seat: int) -> str | None:
+    def take_action_card(self, seat: int) -> int:
         """Move the top action card to ``seat``'s hand (reshuffling the discard into a new
-        deck when it is empty); ``None`` if there is none. Logs only the reshuffle."""
+        deck when it is empty); NO_CARD if there is none. Logs only the reshuffle."""
         s = self.s
         if not s.adeck:
             if self.rules.deck_out == "end" and not self.rules.unlimited_gems:
                 self.end_game("deck_out")
-                return None
+                return NO_CARD
             if not s.adisc:
-                return None
+                return NO_CARD
             s.adeck = s.adisc
             s.adisc = []
             shuffle(s.rng, s.adeck)
@@ -288,28 +291,29 @@ class Game:
     def draw_action(self, seat: int) -> bool:
         """Draw one action card, logged."""
         card = self.take_action_card(seat)
-        if card is not None:
+        if card:
             self.log_draws({seat: [card]})
-        return card is not None
+        return card != NO_CARD
 
-    def log_draws(self, drawn: dict[int, list[str]]) -> None:
+    def log_draws(self, drawn: dict[int, list[int]]) -> None:
         """One public event with who drew and their hand sizes, one private event per seat
         with the cards it drew."""
         if not drawn or self.quiet:
             return
         hand = self.s.hand
         for seat, cards in drawn.items():
-            self.emit("draw", to=(seat,), seat=seat, cards=cards)
+            self.emit("draw", to=(seat,), seat=seat, cards=self.t.names_of(cards))
         self.emit("draws", seats=list(drawn), hands=[len(hand[seat]) for seat in drawn])
 
-    def draw_card(self, kind: str) -> str | None:
-        """Draw a master or servant (``kind``), reshuffling its discard when empty [R-20]."""
+    def draw_card(self, kind: str) -> int:
+        """Draw a master or servant (``kind``), reshuffling its discard when empty [R-20];
+        NO_CARD if there is none."""
         s = self.s
         deck = s.mdeck if kind == "master" else s.sdeck
         if not deck:
             disc = s.mdisc if kind == "master" else s.sdisc
             if not disc:
-                return None
+                return NO_CARD
             deck.extend(disc)
             disc.clear()
             shuffle(s.rng, deck)

@@ -17,7 +17,7 @@ from fuyuki.core.protocol import Decision
 from fuyuki.core.errors import DataError, ScenarioError
 from fuyuki.core.record import Record
 from fuyuki.core.rng import stream
-from fuyuki.sbb.cards import parse_action
+from fuyuki.sbb.cards import card_table, parse_action
 from fuyuki.sbb.game import Game
 from fuyuki.sbb.modes import check_card
 from fuyuki.sbb.rules import Rules
@@ -117,9 +117,10 @@ def load_scenario(path: str | Path, cards: str | Path | None = None, edition: st
         raise top.fail("seat", f"{len(seats)} [[seat]] tables for {n} players")
     seed = top.int("seed", 0)
     state = State(n, stream(seed, "sbb-judge"))
+    t = card_table(cs)
     state.parent = parent
     state.round = top.int("round", 1, lo=1)
-    state.lands = lands
+    state.lands = t.ids_of(lands)
     state.gems_on = gems_on
     # gems: the pool holds at most the edition's supply (聖杯大戦争's gems are unlimited: a
     # bound only so that numbers stay numbers a table could hold)
@@ -128,7 +129,8 @@ def load_scenario(path: str | Path, cards: str | Path | None = None, edition: st
     colours = {cs.lands[l].colour for l in lands}
     deck = cs.action_deck(lands, rules.events)
     events = [e for e in rules.events if e in cs.events]
-    state.luck_cards = cs.luck_cards(deck)
+    luck_cards = cs.luck_cards(deck)
+    state.luck_cards = tuple(t.ids_of(luck_cards))
     choices: list[dict[str, Any]] = []
     bids: dict[int, str] = {}
     masters, servants = list(rules.masters), list(rules.servants)
@@ -144,7 +146,7 @@ def load_scenario(path: str | Path, cards: str | Path | None = None, edition: st
             raise st.fail("servant", f"{sv!r} is already another seat's servant")
         masters.remove(m)
         servants.remove(sv)
-        state.master[i], state.servant[i] = m, sv
+        state.master[i], state.servant[i] = t.ids[m], t.ids[sv]
         state.gems[i] = st.int("gems", 0, lo=0, hi=supply)
         state.coins[i] = st.int("coins", 1 if rules.coins else 0, lo=0, hi=n if rules.coins else 0)
         darkens = cs.masters[m].hooks.darkens
@@ -172,10 +174,10 @@ def load_scenario(path: str | Path, cards: str | Path | None = None, edition: st
             if card not in deck:
                 raise st.fail(where, f"{card!r}: more copies than the deck holds")
             deck.remove(card)
-        state.hand[i] = list(hand)
+        state.hand[i] = t.ids_of(hand)
         if bid != "pass":
             bids[i] = bid
-            state.hand[i].append(bid)  # the reveal takes it from the hand
+            state.hand[i].append(t.ids[bid])  # the reveal takes it from the hand
         ch = st.table("choices", {})
         ch.check_keys(CHOICE_KEYS)
         c: dict[str, Any] = {
@@ -187,7 +189,7 @@ def load_scenario(path: str | Path, cards: str | Path | None = None, edition: st
         }
         if c["jewel"] and c["jewel"] not in hand:
             raise ch.fail("jewel", f"{c['jewel']!r} is not in this seat's hand")
-        if c["luck"] and not any(h in state.luck_cards for h in hand):
+        if c["luck"] and not any(h in luck_cards for h in hand):
             raise ch.fail("luck", "this seat holds no 強運 in its hand")
         if bid != "pass" and bid in cs.events and cs.events[bid].kind == "swap":
             if c["swap"] < 0:
@@ -203,9 +205,9 @@ def load_scenario(path: str | Path, cards: str | Path | None = None, edition: st
         raise top.fail("seat", f"the seats hold {sum(state.coins)} coins: more than the {n} "
                        "of this game (one each)")
     state.rng.shuffle(deck)
-    state.adeck = deck
-    state.mdeck = masters
-    state.sdeck = servants
+    state.adeck = t.ids_of(deck)
+    state.mdeck = t.ids_of(masters)
+    state.sdeck = t.ids_of(servants)
     state.rng.shuffle(state.mdeck)
     state.rng.shuffle(state.sdeck)
     state.phase = "bid"
@@ -250,12 +252,12 @@ def judge(path: str | Path, lang: str = "ja", cards: str | Path | None = None,
     while game.pending():
         for seat, d in game.pending().items():
             game.submit(seat, answer(d, seat, choices[seat], str(path)))
-    s = game.s
+    s, names = game.s, game.t.names
     log = [render(e, lang, cards=game.rules.cards) for e in s.events]
     seats = []
     for i in range(s.n):
         rec: dict[str, Any] = {
-            "gems": s.gems[i], "master": s.master[i], "servant": s.servant[i],
+            "gems": s.gems[i], "master": names[s.master[i]], "servant": names[s.servant[i]],
             "master_lost": s.lost_master[i], "servant_lost": s.lost_servant[i],
             "dark": s.dark[i],
             "revealed": [w for w, up in (("master", s.m_up[i]), ("servant", s.s_up[i])) if up],
@@ -265,7 +267,7 @@ def judge(path: str | Path, lang: str = "ja", cards: str | Path | None = None,
             rec["coins"] = s.coins[i]
         seats.append(rec)
     result = {
-        "lands": {land: s.gems_on[i] for i, land in enumerate(s.lands)},
+        "lands": {names[land]: s.gems_on[i] for i, land in enumerate(s.lands)},
         "pool": s.pool,
         "next_parent": s.parent,
         "seats": seats,

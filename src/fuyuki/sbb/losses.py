@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from fuyuki.sbb.abilities import Loss
 from fuyuki.sbb.battle import god_hand, luck_used, offer_luck, played_np
+from fuyuki.sbb.cards import NO_CARD, SELF
 from fuyuki.sbb.game import Answers, Game
 
 DESTROYS = ("destroy", "sure", "retaliate")
@@ -27,7 +28,8 @@ def step_losses(g: Game, losses: tuple[Loss, ...], cause: str) -> None:
             continue
         seen.add(key)
         if what == "servant" and how == "destroy" and god_hand(g, victim):
-            g.emit("prevented", seat=victim, servant=s.servant[victim], by="indestructible")
+            g.emit("prevented", seat=victim, servant=g.t.names[s.servant[victim]],
+                   by="indestructible")
             continue
         kept.append(loss)
     # a replacement (身代わり) is not offered for a servant whose contract this batch cancels
@@ -66,9 +68,11 @@ def step_losses_apply(g: Game, losses: tuple[Loss, ...], cause: str,
     master_lost: dict[int, Loss] = {}
     for loss in final:
         (servant_lost if loss[1] == "servant" else master_lost).setdefault(loss[0], loss)
+    names = g.t.names
     for victim, (_, what, how, src) in list(servant_lost.items()) + list(master_lost.items()):
         card = s.servant[victim] if what == "servant" else s.master[victim]
-        g.emit("lost", seat=victim, what=what, card=card, how=how, source=src, cause=cause)
+        g.emit("lost", seat=victim, what=what, card=names[card], how=how, source=src,
+               cause=cause)
     # gems returned (servant losses only): a master lost in the batch still acts [R-32](a)
     for victim in servant_lost:
         _return_gems(g, victim)
@@ -78,17 +82,17 @@ def step_losses_apply(g: Game, losses: tuple[Loss, ...], cause: str,
     servants = {v: g.servant_card(v) for v in servant_lost}
     for victim in servant_lost:
         s.sdisc.append(s.servant[victim])
-        s.servant[victim] = ""
+        s.servant[victim] = NO_CARD
         s.s_up[victim] = False
         s.lost_servant[victim] = True
     for victim in master_lost:
         s.mdisc.append(s.master[victim])
-        s.master[victim] = ""
+        s.master[victim] = NO_CARD
         s.m_up[victim] = False
         s.lost_master[victim] = True
     # reactions
     retaliations = []
-    fetched: dict[int, str | None] = {}
+    fetched: dict[int, int | None] = {}
     for victim, (_, _, how, _src) in servant_lost.items():
         m = masters[victim]
         m.hooks.after_servant_lost(g, victim, m, how, fetched)
@@ -107,10 +111,10 @@ def step_losses_apply(g: Game, losses: tuple[Loss, ...], cause: str,
         m.hooks.after_master_lost(g, victim, m, how, fetched)
     # replacements
     for victim in servant_lost:
-        s.servant[victim] = g.draw_card("servant") or ""
-        g.emit("new_servant", to=(victim,), seat=victim, card=s.servant[victim])
+        s.servant[victim] = g.draw_card("servant")
+        g.emit("new_servant", to=(victim,), seat=victim, card=names[s.servant[victim]])
     for victim in master_lost:
-        _replace_master(g, victim, masters[victim].id, fetched.pop(victim, None))
+        _replace_master(g, victim, g.t.ids[masters[victim].id], fetched.pop(victim, None))
     for victim, new in fetched.items():  # v1.0: 慎二's servant lost, 桜 replaces 慎二
         if new is not None:
             _replace_master(g, victim, s.master[victim], new)
@@ -136,19 +140,19 @@ def _return_gems(g: Game, victim: int) -> None:
         g.emit("return_gems", seat=victim, gems=due)
 
 
-def _replace_master(g: Game, victim: int, old: str, new: str | None) -> None:
+def _replace_master(g: Game, victim: int, old: int, new: int | None) -> None:
     """The seat's new master: ``new`` face up (fetched), its own ``old`` card back face up
-    ("@self"), or a card drawn face down (``None``). A master lost in the batch is already in
+    (SELF), or a card drawn face down (``None``). A master lost in the batch is already in
     the discard; one that was not lost (v1.0 偽臣の書) goes there now."""
-    s = g.s
+    s, names = g.s, g.t.names
     s.dark[victim] = False
     s.lost_master[victim] = True
-    if new == "@self":
+    if new == SELF:
         if not s.master[victim]:
             s.mdisc.remove(old)
         s.master[victim] = old
         s.m_up[victim] = True
-        g.emit("new_master_up", seat=victim, card=old)
+        g.emit("new_master_up", seat=victim, card=names[old])
         return
     if s.master[victim]:
         s.mdisc.append(old)
@@ -156,18 +160,19 @@ def _replace_master(g: Game, victim: int, old: str, new: str | None) -> None:
         s.master[victim] = new
         s.m_up[victim] = True
         s.dark[victim] = g.ab(victim).starts_dark(g.rules)  # hf
-        g.emit("new_master_up", seat=victim, card=new)
+        g.emit("new_master_up", seat=victim, card=names[new])
         return
-    s.master[victim] = g.draw_card("master") or ""
+    s.master[victim] = g.draw_card("master")
     s.m_up[victim] = False
     s.dark[victim] = bool(s.master[victim]) and g.ab(victim).starts_dark(g.rules)
-    g.emit("new_master", to=(victim,), seat=victim, card=s.master[victim])
+    g.emit("new_master", to=(victim,), seat=victim, card=names[s.master[victim]])
 
 
 def step_retaliate(g: Game, avenger_seat: int, target: int) -> None:
     """アヴェンジャー: the servant of the player whose effect destroyed it is destroyed too;
     only 強運 stops it."""
-    g.emit("retaliate", seat=avenger_seat, target=target, servant=g.s.servant[target])
+    g.emit("retaliate", seat=avenger_seat, target=target,
+           servant=g.t.names[g.s.servant[target]])
     loss = ((target, "servant", "retaliate", avenger_seat),)
     if g.luck_possible():
         offer_luck(g, ("retaliate_luck", loss), source=avenger_seat, targets=(target,))

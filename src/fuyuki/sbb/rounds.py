@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from fuyuki.core.protocol import Decision
 from fuyuki.sbb.battle import battle_steps, bid_colours
+from fuyuki.sbb.cards import NO_CARD
 from fuyuki.sbb.game import Answers, Game, flip
 from fuyuki.sbb.state import Op
 
@@ -22,7 +23,7 @@ def step_round_start(g: Game) -> None:
         return
     s.round += 1
     s.phase = "gems"
-    s.bids = [None] * s.n
+    s.bids = [NO_CARD] * s.n
     s.lost_master = [False] * s.n
     s.lost_servant = [False] * s.n
     g.emit("round", round=s.round, parent=s.parent)
@@ -35,7 +36,7 @@ def step_round_start(g: Game) -> None:
             s.pool -= 0 if r.unlimited_gems else 1  # 聖杯大戦争: the pool never runs out
     g.emit("gems_placed", gems=list(s.gems_on))
     if s.pool > 0 or r.unlimited_gems:
-        g.ask({s.parent: Decision("place_gem", tuple(s.lands))}, ("place_extra",))
+        g.ask({s.parent: Decision("place_gem", tuple(g.t.names_of(s.lands)))}, ("place_extra",))
     else:
         g.then(("bids_open",))
 
@@ -43,16 +44,16 @@ def step_round_start(g: Game) -> None:
 def step_place_extra(g: Game, answers: Answers) -> None:
     s = g.s
     land = answers[s.parent]
-    s.gems_on[s.lands.index(land)] += 1
+    s.gems_on[s.lands.index(g.t.ids[land])] += 1
     s.pool -= 0 if g.rules.unlimited_gems else 1
     g.emit("extra_gem", seat=s.parent, land=land)
     g.then(("bids_open",))
 
 
 def step_bids_open(g: Game) -> None:
-    s = g.s
+    s, names = g.s, g.t.names
     s.phase = "bid"
-    asks = {seat: Decision("bid", tuple(sorted(set(s.hand[seat]))))
+    asks = {seat: Decision("bid", tuple([names[c] for c in sorted(set(s.hand[seat]))]))
             for seat in range(s.n) if s.hand[seat]}
     if asks:
         g.ask(asks, ("reveal",))
@@ -61,12 +62,13 @@ def step_bids_open(g: Game) -> None:
 
 
 def step_reveal(g: Game, answers: Answers) -> None:
-    s = g.s
+    s, t = g.s, g.t
     s.phase = "reveal"
-    for seat, card in answers.items():
+    for seat, name in answers.items():
+        card = t.ids[name]
         s.hand[seat].remove(card)
         s.bids[seat] = card
-    g.emit("reveal", bids=list(s.bids))
+    g.emit("reveal", bids=[t.names[c] if c else None for c in s.bids])
     # every master and servant of a player in any battle turns face up, before any battle
     colours = bid_colours(g)
     for seats in colours.values():
@@ -84,12 +86,11 @@ def step_events_resolve(g: Game) -> None:
 def event_steps(g: Game) -> list[Op]:
     """The steps that resolve the events bid this round, in the order they run (the step of
     the last bidder from the parent to the left runs first)."""
-    s, cs = g.s, g.rules.cards
+    s, event = g.s, g.t.event
     steps: list[Op] = []
     for seat in s.order():
-        card = s.bids[seat]
-        if card in cs.events:
-            kind = cs.events[card].kind
+        kind = event[s.bids[seat]]
+        if kind:
             if kind == "swap":
                 steps.append(("swap_ask", seat, tuple(s.seats_from(seat)[1:])))
             elif kind == "grail":
@@ -117,7 +118,7 @@ def step_swap_do(g: Game, seat: int, answers: Answers) -> None:
     s.s_up[seat], s.s_up[other] = s.s_up[other], s.s_up[seat]
     g.emit("swap", seat=seat, target=other)
     g.emit("swap_cards", to=(seat, other), seat=seat, target=other,
-           now_seat=s.servant[seat], now_target=s.servant[other])
+           now_seat=g.t.names[s.servant[seat]], now_target=g.t.names[s.servant[other]])
 
 
 def step_grail(g: Game, seat: int) -> None:
@@ -129,14 +130,14 @@ def step_cleanup(g: Game) -> None:
     s = g.s
     for seat in range(s.n):
         bid = s.bids[seat]
-        if bid is not None:
+        if bid:
             s.adisc.append(bid)
 
 
 def step_draw_step(g: Game) -> None:
     s, r = g.s, g.rules
     s.phase = "draw"
-    drawn: dict[int, list[str]] = {}
+    drawn: dict[int, list[int]] = {}
     for seat in s.order():
         if s.over:
             break
@@ -149,7 +150,7 @@ def step_draw_step(g: Game) -> None:
             draw = size < g.mana(seat)
         if draw:
             card = g.take_action_card(seat)
-            if card is not None:
+            if card:
                 drawn[seat] = [card]
     g.log_draws(drawn)
 

@@ -50,14 +50,17 @@ from fuyuki.core.errors import FuyukiError
 from fuyuki.core.protocol import Decision
 from fuyuki.core.record import Record
 from fuyuki.sbb.battle import battle_steps, bid_colours
+from fuyuki.sbb.cards import NO_CARD, card_table
 from fuyuki.sbb.game import Game
 from fuyuki.sbb.rounds import AFTER_BATTLES, AFTER_EVENTS, event_done, event_steps
 from fuyuki.sbb.rules import Rules
 from fuyuki.sbb.setup import deal_steps, draft_order
 from fuyuki.sbb.state import Op, State
 
-#: a hidden seat to fill and the cards it may hold (None: any)
-Slot = tuple[int, "frozenset[str] | None"]
+#: a hidden seat to fill and the cards it may hold (None: any), as card ids read from the view
+NamedSlot = tuple[int, "frozenset[str] | None"]
+#: the same with the cards as CardTable ints (what a sample fills)
+Slot = tuple[int, "frozenset[int] | None"]
 SUPPORTED = ("draft_master", "draft_servant", "place_gem", "bid", "jewel", "swap")
 _TABLE_PHASES = ("reveal", "battle", "events")   # bids lie on the table, not yet discarded
 
@@ -125,7 +128,7 @@ class Sampler:
                     known_private.pop((d["seat"], d["what"]), None)
 
         # ---- masters and servants: slots to fill and decks
-        self.slots: dict[str, list[Slot]] = {}
+        self.slots: dict[str, list[NamedSlot]] = {}
         self.pools: dict[str, list[str]] = {}
         self.fixed: dict[str, dict[int, str]] = {}
         for what in ("master", "servant"):
@@ -197,7 +200,27 @@ class Sampler:
         if self.decision_json["kind"] not in SUPPORTED:
             raise Unsupported(f"cannot rebuild the state for a {self.decision_json['kind']!r} "
                               "decision")
+        self._number(view)
 
+    def _number(self, view: dict[str, Any]) -> None:
+        """The cards read from the view as the engine's ints (fuyuki.sbb.cards.CardTable),
+        once, so that each sample only copies lists."""
+        t = card_table(self.rules.cards)
+        self.table = t
+        ids = t.ids
+        self.islots = {what: [(i, None if allowed is None else frozenset(t.ids_of(tuple(allowed))))
+                              for i, allowed in slots] for what, slots in self.slots.items()}
+        self.ipools = {what: t.ids_of(pool) for what, pool in self.pools.items()}
+        self.ifixed = {what: {i: ids[c] for i, c in fixed.items()}
+                       for what, fixed in self.fixed.items()}
+        self.iaction_pool = t.ids_of(self.action_pool)
+        self.itable_bids = [ids[b] if b else NO_CARD for b in self.table_bids]
+        self.iluck_cards = tuple(t.ids_of(self.luck_cards))
+        mine, discards = view["me"], view["discards"]
+        self.ilands = [ids[land["id"]] for land in view["lands"]]
+        self.idiscards = {what: t.ids_of(discards[what]) for what in ("action", "master", "servant")}
+        self.ihand = t.ids_of(mine["hand"])
+        self.iseen = t.ids_of(mine["seen"])
     # ------------------------------------------------------------------ knowledge
     def _pick_index(self, what: str, seat: int) -> int:
         n = self.n
@@ -272,13 +295,13 @@ class Sampler:
     # ------------------------------------------------------------------ sampling
     @staticmethod
     def _assign(rng: random.Random, slots: list[Slot],
-                pool: list[str]) -> tuple[dict[int, str], list[str]]:
+                pool: list[int]) -> tuple[dict[int, int], list[int]]:
         """Give each slot a distinct card of ``pool`` within its allowed set; the rest of
         the pool is the deck (shuffled)."""
         for _ in range(50):
             left = pool.copy()
             rng.shuffle(left)
-            got: dict[int, str] = {}
+            got: dict[int, int] = {}
             order = sorted(slots, key=lambda s: (len(s[1]) if s[1] is not None else 1 << 30,
                                                  rng.random()))
             ok = True
@@ -298,26 +321,26 @@ class Sampler:
 
     def sample(self, rng: random.Random) -> Game:
         """A new quiet :class:`~fuyuki.sbb.game.Game` consistent with the view."""
-        v, n, me, cs = self.view, self.n, self.me, self.rules.cards
+        v, n, me, t = self.view, self.n, self.me, self.table
         s = State(n, random.Random(rng.getrandbits(64)))
         s.parent, s.round, s.pool, s.phase = v["parent"], v["round"], v["pool"], v["phase"]
-        s.lands = [land["id"] for land in v["lands"]]
+        s.lands = list(self.ilands)
         s.gems_on = [land["gems"] for land in v["lands"]]
         seats = v["seats"]
         s.gems = [p["gems"] for p in seats]
         if self.rules.coins:
             s.coins = [p.get("coins", 0) for p in seats]
         for what in ("master", "servant"):
-            got, deck = self._assign(rng, self.slots[what], self.pools[what])
-            cards = [""] * n
-            for i, c in self.fixed[what].items():
+            got, deck = self._assign(rng, self.islots[what], self.ipools[what])
+            cards = [NO_CARD] * n
+            for i, c in self.ifixed[what].items():
                 cards[i] = c
             for i, c in got.items():
                 cards[i] = c
             if what == "master":
-                s.master, s.mdeck, s.mdisc = cards, deck, list(v["discards"]["master"])
+                s.master, s.mdeck, s.mdisc = cards, deck, list(self.idiscards["master"])
             else:
-                s.servant, s.sdeck, s.sdisc = cards, deck, list(v["discards"]["servant"])
+                s.servant, s.sdeck, s.sdisc = cards, deck, list(self.idiscards["servant"])
         s.m_up = [p["master_up"] for p in seats]
         s.s_up = [p["servant_up"] for p in seats]
         dark = []
@@ -329,26 +352,26 @@ class Sampler:
                 dark.append(bool(p["dark"]))
             else:
                 dark.append(bool(s.master[i]
-                                 and cs.masters[s.master[i]].hooks.starts_dark(self.rules)
+                                 and t.masters[s.master[i]].hooks.starts_dark(self.rules)
                                  and not v["discards"]["master"]))
         s.dark = dark
-        pool = self.action_pool.copy()
+        pool = self.iaction_pool.copy()
         rng.shuffle(pool)
         hands = []
         at = 0
         for i in range(n):
             if i == me:
-                hands.append(list(v["me"]["hand"]))
+                hands.append(list(self.ihand))
             else:
                 k = self.hand_sizes[i]
                 hands.append(pool[at:at + k])
                 at += k
         s.hand = hands
         s.adeck = pool[at:]
-        s.adisc = list(v["discards"]["action"])
-        s.seen[me] = list(v["me"]["seen"])
-        s.bids = list(self.table_bids)
-        s.luck_cards = self.luck_cards
+        s.adisc = list(self.idiscards["action"])
+        s.seen[me] = list(self.iseen)
+        s.bids = list(self.itable_bids)
+        s.luck_cards = self.iluck_cards
         rec = Record("sbb", 0, {"players": n, "edition": self.rules.edition,
                                 "mode": self.rules.mode, "options": list(self.rules.options),
                                 "sampled": True})
@@ -359,7 +382,7 @@ class Sampler:
     def _stack_and_ask(self, g: Game) -> None:
         """Rebuild the rule stack and the open decisions at the seat's decision, from the
         engine's own step lists (fuyuki.sbb.setup.deal_steps, fuyuki.sbb.rounds)."""
-        s = g.s
+        s, t = g.s, self.table
         d = self.decision_json
         kind, me, n = d["kind"], self.me, self.n
         decision = Decision(kind, tuple(d["options"]), dict(d.get("info") or {}))
@@ -368,7 +391,8 @@ class Sampler:
         if kind in ("draft_master", "draft_servant"):
             what = kind.removeprefix("draft_")
             order = draft_order(what, tuple((self.parent0 + i) % n for i in range(n)))
-            cont: Op = ("draft_picked", what, order, self._pick_index(what, me), decision.options)
+            cont: Op = ("draft_picked", what, order, self._pick_index(what, me),
+                        tuple(t.ids_of(decision.options)))
             steps = deal_steps(self.rules)
             todo = steps[steps.index(("draft_start", what)) + 1:]
         elif kind == "place_gem":
@@ -377,11 +401,11 @@ class Sampler:
             cont = ("reveal",)
             for i in range(n):
                 if i != me and s.hand[i]:
-                    asks[i] = Decision("bid", tuple(sorted(set(s.hand[i]))))
+                    asks[i] = Decision("bid", tuple(t.names_of(sorted(set(s.hand[i])))))
         elif kind == "jewel":
-            li = s.lands.index(decision.info["land"])
+            li = s.lands.index(t.ids[decision.info["land"]])
             colours = bid_colours(g)
-            cont = ("battle_fight", li, colours[self.rules.cards.lands[s.lands[li]].colour])
+            cont = ("battle_fight", li, colours[t.colour[s.lands[li]]])
             todo = battle_steps(g, colours, li + 1) + list(AFTER_BATTLES)
         elif kind == "swap":
             cont = ("swap_do", me)

@@ -11,23 +11,22 @@ from fuyuki.sbb.state import Op
 
 
 def step_setup(g: Game) -> None:
-    s, r, cs = g.s, g.rules, g.rules.cards
+    s, r, cs, t = g.s, g.rules, g.rules.cards, g.t
     lands = list(cs.lands)
     if s.n == 3:
         removed = s.rng.choice(lands)
         lands.remove(removed)
         g.emit("land_removed", land=removed)
-    s.lands = lands
+    s.lands = t.ids_of(lands)
     s.gems_on = [0] * len(lands)
     s.pool = r.gem_pool
-    deck = cs.action_deck(lands, r.events)
-    s.luck_cards = cs.luck_cards(deck)
+    deck = t.ids_of(cs.action_deck(lands, r.events))
+    s.luck_cards = tuple([c for c in deck if t.event[c] == "luck"])
     shuffle(s.rng, deck)
     s.adeck = deck
-    masters = [m for m in r.masters if m not in r.set_aside]
-    s.mdeck = masters
+    s.mdeck = t.ids_of([m for m in r.masters if m not in r.set_aside])
     shuffle(s.rng, s.mdeck)
-    s.sdeck = list(r.servants)
+    s.sdeck = t.ids_of(r.servants)
     shuffle(s.rng, s.sdeck)
     s.parent = s.rng.randrange(s.n)
     if r.coins:
@@ -49,7 +48,7 @@ def deal_steps(r: Rules) -> list[Op]:
 
 def step_return_set_aside(g: Game) -> None:
     s = g.s
-    s.mdeck.extend(g.rules.set_aside)
+    s.mdeck.extend(g.t.ids_of(g.rules.set_aside))
     shuffle(s.rng, s.mdeck)
     g.emit("set_aside_returned", cards=list(g.rules.set_aside))
 
@@ -59,9 +58,10 @@ def step_deal_random(g: Game, seats: tuple[int, ...] | None = None) -> None:
     default all)."""
     s = g.s
     for seat in s.order() if seats is None else seats:
-        s.master[seat] = g.draw_card("master") or ""
-        s.servant[seat] = g.draw_card("servant") or ""
-        g.emit("dealt", to=(seat,), seat=seat, master=s.master[seat], servant=s.servant[seat])
+        s.master[seat] = g.draw_card("master")
+        s.servant[seat] = g.draw_card("servant")
+        g.emit("dealt", to=(seat,), seat=seat, master=g.t.names[s.master[seat]],
+               servant=g.t.names[s.servant[seat]])
     start_dark_masters(g)
 
 
@@ -101,23 +101,25 @@ def step_draft_start(g: Game, kind: str, seats: tuple[int, ...] | None = None) -
 
 
 def step_draft_pick(g: Game, kind: str, order: tuple[int, ...], i: int,
-                    pack: tuple[str, ...]) -> None:
+                    pack: tuple[int, ...]) -> None:
     s = g.s
     seat = order[i]
     s.seen[seat].extend(c for c in pack if c not in s.seen[seat])
-    g.ask({seat: Decision(f"draft_{kind}", pack)}, ("draft_picked", kind, order, i, pack))
+    g.ask({seat: Decision(f"draft_{kind}", tuple(g.t.names_of(pack)))},
+          ("draft_picked", kind, order, i, pack))
 
 
-def step_draft_picked(g: Game, kind: str, order: tuple[int, ...], i: int, pack: tuple[str, ...],
+def step_draft_picked(g: Game, kind: str, order: tuple[int, ...], i: int, pack: tuple[int, ...],
                       answers: Answers) -> None:
     s = g.s
     seat = order[i]
-    card = answers[seat]
+    card = g.t.ids[answers[seat]]
     if kind == "master":
         s.master[seat] = card
     else:
         s.servant[seat] = card
-    g.emit("draft_kept", to=(seat,), kind=kind, seat=seat, card=card, pack=list(pack))
+    g.emit("draft_kept", to=(seat,), kind=kind, seat=seat, card=answers[seat],
+           pack=g.t.names_of(pack))
     g.emit("draft_pass", kind=kind, seat=seat, left=len(pack) - 1)
     rest = tuple(c for c in pack if c != card)
     if i + 1 < len(order) and rest:
@@ -132,10 +134,10 @@ def step_draft_picked(g: Game, kind: str, order: tuple[int, ...], i: int, pack: 
 
 def step_deal(g: Game) -> None:
     s = g.s
-    drawn: dict[int, list[str]] = {}
+    drawn: dict[int, list[int]] = {}
     for _ in range(g.rules.opening_hand):
         for seat in s.order():
             card = g.take_action_card(seat)
-            if card is not None:
+            if card:
                 drawn.setdefault(seat, []).append(card)
     g.log_draws(drawn)

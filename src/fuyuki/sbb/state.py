@@ -1,4 +1,7 @@
-"""The game state: plain lists and ints, so that a clone is a handful of list copies."""
+"""The game state: plain lists and ints, so that a clone is a handful of list copies.
+
+Every card is an int of the card set's :class:`fuyuki.sbb.cards.CardTable` (0, NO_CARD: no
+card — an empty seat, no bid); card ids (strings) are only at the doors."""
 
 from __future__ import annotations
 
@@ -35,24 +38,24 @@ class State:
         self.parent = 0
         self.round = 0
         self.pool = 0
-        self.lands: list[str] = []
+        self.lands: list[int] = []
         self.gems_on: list[int] = []
         self.gems = [0] * n
         self.coins = [0] * n
-        self.master = [""] * n
-        self.servant = [""] * n
+        self.master = [0] * n
+        self.servant = [0] * n
         self.m_up = [False] * n
         self.s_up = [False] * n
         self.dark = [False] * n
-        self.hand: list[list[str]] = [[] for _ in range(n)]
-        self.seen: list[list[str]] = [[] for _ in range(n)]
-        self.mdeck: list[str] = []
-        self.mdisc: list[str] = []
-        self.sdeck: list[str] = []
-        self.sdisc: list[str] = []
-        self.adeck: list[str] = []
-        self.adisc: list[str] = []
-        self.bids: list[str | None] = [None] * n
+        self.hand: list[list[int]] = [[] for _ in range(n)]
+        self.seen: list[list[int]] = [[] for _ in range(n)]
+        self.mdeck: list[int] = []
+        self.mdisc: list[int] = []
+        self.sdeck: list[int] = []
+        self.sdisc: list[int] = []
+        self.adeck: list[int] = []
+        self.adisc: list[int] = []
+        self.bids = [0] * n
         self.lost_master = [False] * n
         self.lost_servant = [False] * n
         self.stack: list[Op] = []
@@ -64,7 +67,7 @@ class State:
         self.over = False
         self.result: dict[str, Any] | None = None
         self.phase = "setup"
-        self.luck_cards: tuple[str, ...] = ()
+        self.luck_cards: tuple[int, ...] = ()
 
     def clone(self) -> "State":
         c = State.__new__(State)

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 
 def build_view(g: "Game", seat: int | None) -> dict[str, Any]:
-    s = g.s
+    s, names = g.s, g.t.names
     revealed = s.phase not in ("bid", "gems", "draft_master", "draft_servant", "setup")
     players = []
     for i in range(s.n):
@@ -24,13 +24,13 @@ def build_view(g: "Game", seat: int | None) -> dict[str, Any]:
             "seat": i,
             "gems": s.gems[i],
             "hand_size": len(s.hand[i]),
-            "master": s.master[i] if s.m_up[i] else None,
-            "servant": s.servant[i] if s.s_up[i] else None,
+            "master": names[s.master[i]] if s.m_up[i] else None,
+            "servant": names[s.servant[i]] if s.s_up[i] else None,
             "master_up": s.m_up[i],
             "servant_up": s.s_up[i],
             "dark": s.dark[i] if s.m_up[i] else None,
             "mana": g.mana(i) if s.m_up[i] else None,
-            "bid": s.bids[i] if revealed else None,
+            "bid": (names[s.bids[i]] if s.bids[i] else None) if revealed else None,
             "locked": (s.phase == "bid" and i in s.answers),
         }
         if g.rules.coins:
@@ -47,10 +47,11 @@ def build_view(g: "Game", seat: int | None) -> dict[str, Any]:
         "parent": s.parent,
         "phase": s.phase,
         "pool": s.pool,
-        "lands": [{"id": land, "gems": s.gems_on[i]} for i, land in enumerate(s.lands)],
+        "lands": [{"id": names[land], "gems": s.gems_on[i]} for i, land in enumerate(s.lands)],
         "seats": players,
         "decks": {"action": len(s.adeck), "master": len(s.mdeck), "servant": len(s.sdeck)},
-        "discards": {"action": list(s.adisc), "master": list(s.mdisc), "servant": list(s.sdisc)},
+        "discards": {"action": [names[c] for c in s.adisc], "master": [names[c] for c in s.mdisc],
+                     "servant": [names[c] for c in s.sdisc]},
         "luck_possible": g.luck_possible(),
         "over": s.over,
         "result": s.result,
@@ -58,13 +59,14 @@ def build_view(g: "Game", seat: int | None) -> dict[str, Any]:
     }
     if seat is not None:
         me: dict[str, Any] = {
-            "hand": sorted(s.hand[seat]),
-            "master": s.master[seat] or None,
-            "servant": s.servant[seat] or None,
+            "hand": [names[c] for c in sorted(s.hand[seat])],
+            "master": names[s.master[seat]] or None,
+            "servant": names[s.servant[seat]] or None,
             "dark": s.dark[seat],
             "mana": g.mana(seat) if s.master[seat] else None,
-            "seen": list(s.seen[seat]),
-            "bid": s.bids[seat] if revealed else s.answers.get(seat) if s.phase == "bid" else None,
+            "seen": [names[c] for c in s.seen[seat]],
+            "bid": ((names[s.bids[seat]] if s.bids[seat] else None) if revealed
+                    else s.answers.get(seat) if s.phase == "bid" else None),
         }
         decision = s.asking.get(seat) if seat not in s.answers else None
         me["decision"] = decision.to_json() if decision else None

@@ -21,10 +21,10 @@ def full_view(game, seat: int) -> dict[str, Any]:
     """``game.view(seat)`` with every seat's master, servant, darkness and 魔力 filled in from
     the engine's state. For the analysis bot only; never shown to a player."""
     view = game.view(seat)
-    s = game.s
+    s, names = game.s, game.t.names
     for i, p in enumerate(view["seats"]):
-        p["master"] = s.master[i] or None
-        p["servant"] = s.servant[i] or None
+        p["master"] = names[s.master[i]] or None
+        p["servant"] = names[s.servant[i]] or None
         p["dark"] = s.dark[i]
         p["mana"] = game.mana(i) if s.master[i] else None
     return view

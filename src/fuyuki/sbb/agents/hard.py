@@ -283,7 +283,7 @@ class HardBot:
             hand = 0.0
             if self.hand_value:
                 for card in s.hand[i]:
-                    a = self._card(card)
+                    a = self._card(g.t.names[card])
                     hand += 0.25 + (self.hand_value * a.value if a is not None else 0.3)
             else:
                 hand = 0.25 * len(s.hand[i])
@@ -327,7 +327,7 @@ class HardBot:
             return "use" if seat in d.info.get("targets", ()) else "decline"
         if rng.random() < 0.1:
             return rng.choice(opts)
-        s = g.s
+        s, names = g.s, g.t.names
         cs = g.rules.cards
         if kind == "bid":
             return self._fast_bid(g, seat, opts, rng)
@@ -338,31 +338,31 @@ class HardBot:
         if kind == "place_gem":
             top: dict[str, int] = {}
             for card in s.hand[seat]:
-                a = self._card(card)
+                a = self._card(names[card])
                 if a is not None and a.kind == "sortie":
                     top[a.colour] = max(top.get(a.colour, 0), a.value)
             return max(opts, key=lambda land: top.get(cs.lands[land].colour, 0) * 2
-                       + s.gems_on[s.lands.index(land)] * 0.1 + rng.random() * 0.01)
+                       + s.gems_on[s.lands.index(g.t.ids[land])] * 0.1 + rng.random() * 0.01)
         if kind == "substitute":
-            return "yes" if SERVANT_PREF.get(s.servant[seat], 5) >= 4 else "no"
+            return "yes" if SERVANT_PREF.get(names[s.servant[seat]], 5) >= 4 else "no"
         if kind == "tsubame":
             return max(opts, key=lambda x: (s.gems[x], -x))
         if kind == "swap":
-            return max(opts, key=lambda x: (SERVANT_PREF.get(s.servant[x], 5)
+            return max(opts, key=lambda x: (SERVANT_PREF.get(names[s.servant[x]], 5)
                                             if s.s_up[x] else 5, -x))
         if kind == "jewel":
             return "pass"
         return rng.choice(opts)
 
     def _fast_bid(self, g, seat: int, opts: tuple, rng: random.Random) -> Any:
-        s = g.s
+        s, names = g.s, g.t.names
         cs = g.rules.cards
         n = s.n
         land_gems = {}
         for li, land in enumerate(s.lands):
-            land_gems[cs.lands[land].colour] = s.gems_on[li]
+            land_gems[cs.lands[names[land]].colour] = s.gems_on[li]
         max_gems = max(land_gems.values()) or 1
-        sv = cs.servants.get(s.servant[seat]) if s.servant[seat] else None
+        sv = cs.servants.get(names[s.servant[seat]]) if s.servant[seat] else None
         power = g.power(seat) if sv else 1
         lead = s.gems[seat] - max(s.gems[i] for i in range(n) if i != seat)
         spread = (n - 1) / 3
@@ -375,8 +375,8 @@ class HardBot:
                 if k == "grail":
                     v = 50.0 if lead >= 2 else -5.0
                 elif k == "swap":
-                    mine = SERVANT_PREF.get(s.servant[seat], 5)
-                    other = max((SERVANT_PREF.get(s.servant[i], 5) for i in range(n)
+                    mine = SERVANT_PREF.get(names[s.servant[seat]], 5)
+                    other = max((SERVANT_PREF.get(names[s.servant[i]], 5) for i in range(n)
                                  if i != seat and s.s_up[i]), default=0)
                     v = 1.5 if other - mine >= 4 else -3.0
                 else:
