@@ -84,8 +84,8 @@ def step_events_resolve(g: Game) -> None:
 
 
 def event_steps(g: Game) -> list[Op]:
-    """The steps that resolve the events bid this round, in the order they run (the step of
-    the last bidder from the parent to the left runs first)."""
+    """The steps that resolve the events bid this round, in the order they run: effects that
+    happen at the same time resolve from the parent to the left (§5)."""
     s, event = g.s, g.t.event
     steps: list[Op] = []
     for seat in s.order():
@@ -95,7 +95,6 @@ def event_steps(g: Game) -> list[Op]:
                 steps.append(("swap_ask", seat, tuple(s.seats_from(seat)[1:])))
             elif kind == "grail":
                 steps.append(("grail", seat))
-    steps.reverse()
     return steps
 
 
