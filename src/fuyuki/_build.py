@@ -55,6 +55,7 @@ COMPILED = (
     "fuyuki.sbb.steps",
     "fuyuki.sbb.setup",
     "fuyuki.sbb.setup_overrides",
+    "fuyuki.sbb.view",
     "fuyuki.sbb.agents.random_bot",
     "fuyuki.sim.play",
 )

@@ -22,10 +22,15 @@ from typing import Any, Protocol
 from mypy_extensions import mypyc_attr
 
 
+#: the ``info`` of every decision made without one: one shared empty dict (never changed)
+NO_INFO: dict[str, Any] = {}
+
+
 @mypyc_attr(allow_interpreted_subclasses=True)  # compiled: picklable, copyable (see _build)
 class Decision:
     """An open decision: its ``kind``, every legal choice in ``options`` and context in
-    ``info``. A plain slotted class, cheap to build; treat it as immutable."""
+    ``info``. A plain slotted class, cheap to build; treat it as immutable (its ``info`` too:
+    decisions without one share :data:`NO_INFO`)."""
 
     __slots__ = ("kind", "options", "info")
 
@@ -33,7 +38,7 @@ class Decision:
                  info: dict[str, Any] | None = None) -> None:
         self.kind = kind
         self.options = options
-        self.info = {} if info is None else info
+        self.info = NO_INFO if info is None else info
 
     def __eq__(self, other: object) -> bool:
         return (isinstance(other, Decision) and self.kind == other.kind

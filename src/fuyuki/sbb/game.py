@@ -27,6 +27,7 @@ from fuyuki.sbb.abilities import Ability
 from fuyuki.sbb.cards import NO_CARD, Master, Servant, card_table
 from fuyuki.sbb.rules import Rules
 from fuyuki.sbb.state import Op, State
+from fuyuki.sbb.view import build_view
 
 #: what a step asked, answered: the choice of each asked seat
 Answers = dict[int, Any]
@@ -132,8 +133,6 @@ class Game:
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see (``None``: a spectator). The only door out of the engine."""
-        from fuyuki.sbb.view import build_view
-
         return build_view(self, seat)
 
     def visible_events(self, seat: int | None, start: int = 0) -> list[Event]:
