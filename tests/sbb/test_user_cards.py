@@ -158,7 +158,7 @@ name = { ja = "強運（二枚目）", en = "Good Luck (2nd)" }
     assert Rules.preset("v1.1", cards=p).events == ("luck", "swap", "luck2")
     assert Rules.preset("v1.0", cards=p).events == ()
     g = new_game(4, 1, Rules.preset("final", cards=p))
-    assert g.t.names_of(g.s.luck_cards) == ["luck", "luck2"]
+    assert g.t.names_in(g.s.luck_cards) == ("luck", "luck2")
 
 
 def test_modes_work_with_a_users_file(tmp_path):

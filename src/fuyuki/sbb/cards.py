@@ -204,6 +204,13 @@ class CardTable:
         self.value = [0] * size
         #: an event's kind ("luck", "swap", "grail"; "" for other cards)
         self.event = [""] * size
+        #: the lands' ints in the card file's order
+        self.land_ids = [self.ids[cid] for cid in cs.lands]
+        #: the action cards of each land's colour (CardSet.actions_of), by the colour's index
+        self.actions: dict[int, list[int]] = {
+            COLOURS.index(land.colour): [self.ids[c] for c in cs.actions_of(land.colour)]
+            for land in cs.lands.values()}
+        self._ids_cache: dict[tuple[str, ...], list[int]] = {}
         self.masters: dict[int, Master] = {}
         self.servants: dict[int, Servant] = {}
         self.lands: dict[int, Land] = {}
@@ -241,13 +248,40 @@ class CardTable:
         """The card id of ``card``, ``None`` for NO_CARD (an empty bid)."""
         return self.names[card] if card else None
 
-    def names_of(self, cards: list[int] | tuple[int, ...]) -> list[str]:
+    def names_of(self, cards: list[int]) -> list[str]:
+        """The card ids of the ints ``cards``."""
         names = self.names
         return [names[c] for c in cards]
 
+    def names_in(self, cards: tuple[int, ...]) -> tuple[str, ...]:
+        """The card ids of the ints ``cards`` (a tuple: a pack, a decision's options)."""
+        names = self.names
+        return tuple([names[c] for c in cards])
+
     def ids_of(self, cards: list[str] | tuple[str, ...]) -> list[int]:
+        """The ints of the card ids ``cards``."""
         ids = self.ids
         return [ids[c] for c in cards]
+
+    def ids_in(self, cards: tuple[str, ...]) -> list[int]:
+        """:meth:`ids_of` for a tuple the rules hold (their masters, servants, events): the
+        ints are cached, a new list is returned."""
+        got = self._ids_cache.get(cards)
+        if got is None:
+            got = self._ids_cache[cards] = self.ids_of(cards)
+        return got.copy()
+
+    def action_deck(self, lands: list[int], events: tuple[str, ...]) -> list[int]:
+        """:meth:`CardSet.action_deck` as ints: each land's colour's action cards, then the
+        events of ``events`` this card set has (unshuffled)."""
+        deck: list[int] = []
+        for land in lands:
+            deck.extend(self.actions[self.colour[land]])
+        for name in events:
+            e = self.ids.get(name, NO_CARD)
+            if self.kind[e] == EVENT:
+                deck.append(e)
+        return deck
 
 
 _TABLES: dict[int, tuple[CardSet, CardTable]] = {}

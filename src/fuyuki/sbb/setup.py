@@ -11,27 +11,30 @@ from fuyuki.sbb.state import Op
 
 
 def step_setup(g: Game) -> None:
-    s, r, cs, t = g.s, g.rules, g.rules.cards, g.t
-    lands = list(cs.lands)
+    s, r, t = g.s, g.rules, g.t
+    lands = t.land_ids.copy()
     if s.n == 3:
         removed = s.rng.choice(lands)
         lands.remove(removed)
-        g.emit("land_removed", land=removed)
-    s.lands = t.ids_of(lands)
+        g.emit("land_removed", land=t.names[removed])
+    s.lands = lands
     s.gems_on = [0] * len(lands)
     s.pool = r.gem_pool
-    deck = t.ids_of(cs.action_deck(lands, r.events))
+    deck = t.action_deck(lands, r.events)
     s.luck_cards = tuple([c for c in deck if t.event[c] == "luck"])
     shuffle(s.rng, deck)
     s.adeck = deck
-    s.mdeck = t.ids_of([m for m in r.masters if m not in r.set_aside])
+    s.mdeck = t.ids_in(r.masters)
+    if r.set_aside:
+        aside = t.ids_in(r.set_aside)
+        s.mdeck = [m for m in s.mdeck if m not in aside]
     shuffle(s.rng, s.mdeck)
-    s.sdeck = t.ids_of(r.servants)
+    s.sdeck = t.ids_in(r.servants)
     shuffle(s.rng, s.sdeck)
     s.parent = s.rng.randrange(s.n)
     if r.coins:
         s.coins = [1] * s.n
-    g.emit("setup", players=s.n, lands=lands, parent=s.parent, pool=s.pool)
+    g.emit("setup", players=s.n, lands=t.names_of(lands), parent=s.parent, pool=s.pool)
     g.then(*deal_steps(r))
 
 
@@ -48,7 +51,7 @@ def deal_steps(r: Rules) -> list[Op]:
 
 def step_return_set_aside(g: Game) -> None:
     s = g.s
-    s.mdeck.extend(g.t.ids_of(g.rules.set_aside))
+    s.mdeck.extend(g.t.ids_in(g.rules.set_aside))
     shuffle(s.rng, s.mdeck)
     g.emit("set_aside_returned", cards=list(g.rules.set_aside))
 
@@ -105,7 +108,7 @@ def step_draft_pick(g: Game, kind: str, order: tuple[int, ...], i: int,
     s = g.s
     seat = order[i]
     s.seen[seat].extend(c for c in pack if c not in s.seen[seat])
-    g.ask({seat: Decision(f"draft_{kind}", tuple(g.t.names_of(pack)))},
+    g.ask({seat: Decision(f"draft_{kind}", g.t.names_in(pack))},
           ("draft_picked", kind, order, i, pack))
 
 
@@ -119,7 +122,7 @@ def step_draft_picked(g: Game, kind: str, order: tuple[int, ...], i: int, pack: 
     else:
         s.servant[seat] = card
     g.emit("draft_kept", to=(seat,), kind=kind, seat=seat, card=answers[seat],
-           pack=g.t.names_of(pack))
+           pack=list(g.t.names_in(pack)))
     g.emit("draft_pass", kind=kind, seat=seat, left=len(pack) - 1)
     rest = tuple(c for c in pack if c != card)
     if i + 1 < len(order) and rest:
