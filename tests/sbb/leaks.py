@@ -17,7 +17,7 @@ class Watched(Game):
         super().__init__(game.rules, game.s, game.record, game.quiet)
         self.hidden_at: list[dict[int, tuple[str, ...]]] = []
 
-    def emit(self, _kind, /, to=None, **data):
+    def _hidden(self) -> dict[int, tuple[str, ...]]:
         s = self.s
         hidden = {}
         for seat in range(s.n):
@@ -28,9 +28,20 @@ class Watched(Game):
                 cards.append(self.t.names[s.servant[seat]])
             if cards:
                 hidden[seat] = tuple(cards)
-        before = len(s.events)
+        return hidden
+
+    def emit(self, _kind, /, to=None, **data):
+        hidden = self._hidden()
+        before = len(self.s.events)
         super().emit(_kind, to=to, **data)
-        if len(s.events) > before:
+        if len(self.s.events) > before:
+            self.hidden_at.append(hidden)
+
+    def log(self, kind, keys, values, to=None):
+        hidden = self._hidden()
+        before = len(self.s.events)
+        super().log(kind, keys, values, to)
+        if len(self.s.events) > before:
             self.hidden_at.append(hidden)
 
 

@@ -15,14 +15,29 @@ from mypy_extensions import mypyc_attr
 @mypyc_attr(allow_interpreted_subclasses=True)  # compiled: picklable, copyable (see _build)
 class Event:
     """One event: ``kind``, ``data``, ``to``. A plain slotted class (not a dataclass): games
-    emit hundreds per play, so construction must be cheap. Treat it as immutable."""
+    emit hundreds per play, so construction must be cheap. Treat it as immutable.
 
-    __slots__ = ("kind", "data", "to")
+    A compact event (:func:`compact`) is made from its data's ``keys`` and ``values`` alone:
+    its ``data`` dict is built the first time it is read (a game whose log nobody reads never
+    builds one), with the same keys in the same order — the same event to every reader."""
 
-    def __init__(self, kind: str, data: dict[str, Any], to: tuple[int, ...] | None = None) -> None:
+    __slots__ = ("kind", "_data", "to", "_keys", "_values")
+
+    def __init__(self, kind: str, data: dict[str, Any] | None,
+                 to: tuple[int, ...] | None = None, keys: tuple[str, ...] = (),
+                 values: tuple[Any, ...] = ()) -> None:
         self.kind = kind
-        self.data = data
+        self._data = data
         self.to = to
+        self._keys = keys
+        self._values = values
+
+    @property
+    def data(self) -> dict[str, Any]:
+        d = self._data
+        if d is None:
+            d = self._data = dict(zip(self._keys, self._values))
+        return d
 
     def __eq__(self, other: object) -> bool:
         return (isinstance(other, Event) and self.kind == other.kind and self.data == other.data
@@ -42,6 +57,12 @@ class Event:
         if self.to is not None:
             out["to"] = list(self.to)
         return out
+
+
+def compact(kind: str, keys: tuple[str, ...], values: tuple[Any, ...],
+            to: tuple[int, ...] | None = None) -> Event:
+    """An event whose data are ``keys`` with ``values`` (built into a dict when first read)."""
+    return Event(kind, None, to, keys, values)
 
 
 def visible(events: Iterable[Event], seat: int | None) -> list[Event]:

@@ -15,6 +15,13 @@ from fuyuki.sbb.abilities import Loss
 from fuyuki.sbb.game import Answers, Game
 from fuyuki.sbb.state import Op
 
+#: the data keys of the most frequent battle events (Game.log)
+UNCONTESTED = ("seat", "land", "gems")
+MISFIRE = ("seat", "land")
+BATTLE = ("land", "seats")
+TAKE = ("seat", "land", "gems")
+TOTALS = ("land", "totals", "kinds", "parts")
+
 
 def step_battle(g: Game, li: int, parts: tuple[int, ...]) -> None:
     """The bids on land ``li``: ``parts``, its bidders from the parent to the left."""
@@ -26,12 +33,12 @@ def step_battle(g: Game, li: int, parts: tuple[int, ...]) -> None:
             gems = s.gems_on[li]
             s.gems_on[li] = 0
             s.gems[seat] += gems
-            g.emit("uncontested", seat=seat, land=land, gems=gems)
+            g.log("uncontested", UNCONTESTED, (seat, land, gems))
         else:
-            g.emit("misfire", seat=seat, land=land)
+            g.log("misfire", MISFIRE, (seat, land))
         return
     s.phase = "battle"
-    g.emit("battle", land=land, seats=list(parts))
+    g.log("battle", BATTLE, (land, list(parts)))
     asks = {}
     for seat in parts:
         offer = g.ab(seat).battle_offer(g, seat, land)
@@ -84,7 +91,7 @@ def take_gems(g: Game, li: int, seat: int) -> None:
     n = s.gems_on[li]
     s.gems_on[li] = 0
     s.gems[seat] += n
-    g.emit("take", seat=seat, land=g.t.names[s.lands[li]], gems=n)
+    g.log("take", TAKE, (seat, g.t.names[s.lands[li]], n))
 
 
 def step_battle_fight(g: Game, li: int, parts: Sequence[int], offers: Answers) -> None:
@@ -119,8 +126,8 @@ def step_battle_fight(g: Game, li: int, parts: Sequence[int], offers: Answers) -
             term.append((ab.kind, extra))
         totals[p] = sum(v for _, v in term)
         terms[str(p)] = [list(t) for t in term]
-    g.emit("totals", land=land_card.id, totals={str(p): totals[p] for p in parts},
-           kinds={str(p): eff[p] for p in parts}, parts=terms)
+    g.log("totals", TOTALS, (land_card.id, {str(p): totals[p] for p in parts},
+                             {str(p): eff[p] for p in parts}, terms))
     if nps and sorties:
         g.emit("case1", land=land_card.id, losers=sorties)
         if len(nps) == 1:

@@ -19,7 +19,7 @@ from typing import Any, Callable, NoReturn
 from mypy_extensions import mypyc_attr
 
 from fuyuki.core.errors import IllegalAction
-from fuyuki.core.events import Event
+from fuyuki.core.events import Event, compact
 from fuyuki.core.protocol import Decision, check_choice
 from fuyuki.core.record import Record
 from fuyuki.core.rng import shuffle, stream
@@ -34,6 +34,10 @@ Answers = dict[int, Any]
 #: the loop that runs the rule stack (fuyuki.sbb.steps.run, which knows every step; it is set
 #: when fuyuki.sbb is imported — game.py cannot import the step modules, they import it)
 RUNNER: list[Callable[[Game], None]] = []
+#: the data keys of the most frequent events, logged compactly (Game.log)
+FLIP = ("seat", "what", "card")
+DRAW = ("seat", "cards")
+DRAWS = ("seats", "hands")
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # compiled: picklable, copyable (see _build)
@@ -46,6 +50,8 @@ class Game:
         self.t = card_table(rules.cards)
         self.s = state
         self.record = record
+        #: the record's submissions (the list itself: appended to at each submit)
+        self.submissions = record.submissions
         self.quiet = quiet
         #: stop after each round's end check (phase "paused") until :meth:`resume`
         self.pause_at_round_end = False
@@ -90,7 +96,7 @@ class Game:
             choice = check_choice(decision, choice)
         answers = s.answers
         answers[seat] = choice
-        self.record.submissions.append((seat, choice))
+        self.submissions.append((seat, choice))
         if len(answers) == len(s.asking):
             cont = s.cont
             s.asking, s.answers, s.cont = {}, {}, ()
@@ -159,6 +165,14 @@ class Game:
         if not self.quiet:
             self.s.events.append(Event(_kind, data, to))
 
+    def log(self, kind: str, keys: tuple[str, ...], values: tuple[Any, ...],
+            to: tuple[int, ...] | None = None) -> None:
+        """:meth:`emit` for the most frequent events: their data as ``keys`` (a constant of
+        the module that logs them) and ``values``, kept as they are until someone reads the
+        event (fuyuki.core.events.compact) — the same event to every reader."""
+        if not self.quiet:
+            self.s.events.append(compact(kind, keys, values, to))
+
     def then(self, *steps: Op) -> None:
         """Run ``steps`` next, in the given order, before anything already scheduled."""
         self.s.stack.extend(reversed(steps))
@@ -179,7 +193,7 @@ class Game:
         if not ups[seat]:
             ups[seat] = True
             card = s.master[seat] if what == "master" else s.servant[seat]
-            self.emit("flip", seat=seat, what=what, card=self.t.names[card])
+            self.log("flip", FLIP, (seat, what, self.t.names[card]))
 
     def fires(self, seat: int) -> None:
         """A master ability fires: a master still on the table turns face up first, so that
@@ -301,8 +315,8 @@ class Game:
             return
         hand = self.s.hand
         for seat, cards in drawn.items():
-            self.emit("draw", to=(seat,), seat=seat, cards=self.t.names_of(cards))
-        self.emit("draws", seats=list(drawn), hands=[len(hand[seat]) for seat in drawn])
+            self.log("draw", DRAW, (seat, self.t.names_of(cards)), (seat,))
+        self.log("draws", DRAWS, (list(drawn), [len(hand[seat]) for seat in drawn]))
 
     def draw_card(self, kind: str) -> int:
         """Draw a master or servant (``kind``), reshuffling its discard when empty [R-20];

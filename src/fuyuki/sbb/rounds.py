@@ -12,6 +12,11 @@ from fuyuki.sbb.state import Op
 #: a round's steps after its events (§4.2 discard, §4.4 draw, §4.5 end): the engine schedules
 #: them at the reveal, and fuyuki.sbb.sampling rebuilds a game in the middle of a round with them
 AFTER_EVENTS: tuple[Op, ...] = (("cleanup",), ("draw_step",), ("round_end",))
+#: the data keys of the round's most frequent events (Game.log)
+ROUND = ("round", "parent")
+GEMS_PLACED = ("gems",)
+EXTRA_GEM = ("seat", "land")
+REVEAL = ("bids",)
 #: a round's steps after its battles
 AFTER_BATTLES: tuple[Op, ...] = (("events_resolve",),) + AFTER_EVENTS
 
@@ -26,7 +31,7 @@ def step_round_start(g: Game) -> None:
     s.bids = [NO_CARD] * s.n
     s.lost_master = [False] * s.n
     s.lost_servant = [False] * s.n
-    g.emit("round", round=s.round, parent=s.parent)
+    g.log("round", ROUND, (s.round, s.parent))
     if s.pool <= 0 and not r.unlimited_gems:
         g.end_game("pool_empty")
         return
@@ -34,7 +39,7 @@ def step_round_start(g: Game) -> None:
         if s.pool > 0 or r.unlimited_gems:
             s.gems_on[li] += 1
             s.pool -= 0 if r.unlimited_gems else 1  # 聖杯大戦争: the pool never runs out
-    g.emit("gems_placed", gems=list(s.gems_on))
+    g.log("gems_placed", GEMS_PLACED, (list(s.gems_on),))
     if s.pool > 0 or r.unlimited_gems:
         g.ask({s.parent: Decision("place_gem", tuple(g.t.names_of(s.lands)))}, ("place_extra",))
     else:
@@ -46,7 +51,7 @@ def step_place_extra(g: Game, answers: Answers) -> None:
     land = answers[s.parent]
     s.gems_on[s.lands.index(g.t.ids[land])] += 1
     s.pool -= 0 if g.rules.unlimited_gems else 1
-    g.emit("extra_gem", seat=s.parent, land=land)
+    g.log("extra_gem", EXTRA_GEM, (s.parent, land))
     g.then(("bids_open",))
 
 
@@ -68,7 +73,7 @@ def step_reveal(g: Game, answers: Answers) -> None:
         card = t.ids[name]
         s.hand[seat].remove(card)
         s.bids[seat] = card
-    g.emit("reveal", bids=[t.names[c] if c else None for c in s.bids])
+    g.log("reveal", REVEAL, ([t.names[c] if c else None for c in s.bids],))
     # every master and servant of a player in any battle turns face up, before any battle
     colours = bid_colours(g)
     for seats in colours.values():

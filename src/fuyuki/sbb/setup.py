@@ -9,6 +9,10 @@ from fuyuki.sbb.game import Answers, Game
 from fuyuki.sbb.rules import Rules
 from fuyuki.sbb.state import Op
 
+#: the data keys of the drafts' events, logged compactly (Game.log)
+DRAFT_KEPT = ("kind", "seat", "card", "pack")
+DRAFT_PASS = ("kind", "seat", "left")
+
 
 def step_setup(g: Game) -> None:
     s, r, t = g.s, g.rules, g.t
@@ -121,9 +125,9 @@ def step_draft_picked(g: Game, kind: str, order: tuple[int, ...], i: int, pack: 
         s.master[seat] = card
     else:
         s.servant[seat] = card
-    g.emit("draft_kept", to=(seat,), kind=kind, seat=seat, card=answers[seat],
-           pack=list(g.t.names_in(pack)))
-    g.emit("draft_pass", kind=kind, seat=seat, left=len(pack) - 1)
+    g.log("draft_kept", DRAFT_KEPT, (kind, seat, answers[seat], list(g.t.names_in(pack))),
+          (seat,))
+    g.log("draft_pass", DRAFT_PASS, (kind, seat, len(pack) - 1))
     rest = tuple(c for c in pack if c != card)
     if i + 1 < len(order) and rest:
         g.then(("draft_pick", kind, order, i + 1, rest))
