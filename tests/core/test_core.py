@@ -5,7 +5,7 @@ import pytest
 from fuyuki.core import rng
 from fuyuki.core.data import Table
 from fuyuki.core.errors import DataError, IllegalAction
-from fuyuki.core.events import Event, visible
+from fuyuki.core.events import Event, compact, visible
 from fuyuki.core.protocol import Decision, check_choice
 from fuyuki.core.record import Record
 
@@ -32,6 +32,27 @@ def test_event_visibility():
     assert visible([pub, priv], None) == [pub]
     assert visible([pub, priv], 0) == [pub]
     assert visible([pub, priv], 1) == [pub, priv]
+
+
+def test_a_compact_event_is_the_same_event_to_every_reader():
+    import copy
+    import pickle
+
+    full = Event("take", {"seat": 2, "land": "ryudo", "gems": 3}, (2,))
+    small = compact("take", ("seat", "land", "gems"), (2, "ryudo", 3), (2,))
+    assert small.get("land") == "ryudo" and small.get("gems") == 3
+    with pytest.raises(KeyError):
+        small.get("card")
+    for e in (small, pickle.loads(pickle.dumps(small)), copy.copy(small)):
+        assert e == full and e.to_json() == full.to_json()
+        assert list(e.data) == ["seat", "land", "gems"]   # the keys' order: JSON stays the same
+        assert repr(e) == repr(full)
+    assert small.data is small.data        # built once, then kept
+
+
+def test_decisions_without_info_share_one_empty_dict():
+    assert Decision("a", ("x",)).info is Decision("b", ("y",)).info == {}
+    assert Decision("a", ("x",), {"k": 1}).info == {"k": 1}
 
 
 def test_check_choice_accepts_options_and_text_forms():

@@ -20,6 +20,40 @@ def test_builtin_cards_final_edition_counts():
     assert r.gem_pool == 50 and r.opening_hand == 3 and r.victory_gems == 12
 
 
+def test_the_card_table_numbers_every_card_in_string_order_with_its_facts():
+    """Cards as integer facts: one int per card id, in the ids' string order (so a sorted
+    hand of ints is the sorted hand of ids), 0 for no card, and each card's facts by int."""
+    from fuyuki.sbb.cards import (ACTION, COLOURS, EVENT, LAND, MASTER, NO_CARD, SERVANT,
+                                  card_table, parse_action)
+
+    r = Rules.preset("final")
+    cs = r.cards
+    t = card_table(cs)
+    assert card_table(cs) is t                      # built once per card set
+    assert t.names[NO_CARD] == "" and t.names == sorted(t.names)
+    assert all(t.ids[c] == i for i, c in enumerate(t.names))
+    for cid, m in cs.masters.items():
+        assert t.kind[t.ids[cid]] == MASTER and t.masters[t.ids[cid]] is m
+    for cid, sv in cs.servants.items():
+        assert t.kind[t.ids[cid]] == SERVANT and t.servants[t.ids[cid]] is sv
+    for cid, land in cs.lands.items():
+        i = t.ids[cid]
+        assert t.kind[i] == LAND and COLOURS[t.colour[i]] == land.colour
+        assert t.names_of(t.actions[t.colour[i]]) == cs.actions_of(land.colour)
+    for cid, ev in cs.events.items():
+        assert t.kind[t.ids[cid]] == EVENT and t.event[t.ids[cid]] == ev.kind
+    actions = [c for c in t.names if parse_action(c)]
+    assert len(actions) == len({c for l in cs.lands.values() for c in cs.actions_of(l.colour)})
+    for cid in actions:
+        a, i = parse_action(cid), t.ids[cid]
+        assert t.kind[i] == ACTION and COLOURS[t.colour[i]] == a.colour
+        assert t.np[i] == (a.kind == "np") and t.value[i] == a.value
+    hand = ["red-sortie-5", "blue-np-2", "luck", "blue-np-2", "green-sortie-1"]
+    assert t.names_of(sorted(t.ids_of(hand))) == sorted(hand)
+    lands = list(cs.lands)
+    assert t.action_deck(t.ids_of(lands), r.events) == t.ids_of(cs.action_deck(lands, r.events))
+
+
 def test_every_card_has_ja_and_en_text():
     cs = load_cards()
     for group in (cs.masters, cs.servants, cs.events):

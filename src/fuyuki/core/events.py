@@ -36,7 +36,11 @@ class Event:
     def data(self) -> dict[str, Any]:
         d = self._data
         if d is None:
-            d = self._data = dict(zip(self._keys, self._values))
+            keys, values = self._keys, self._values
+            d = {}
+            for i in range(len(keys)):
+                d[keys[i]] = values[i]
+            self._data = d
         return d
 
     def __eq__(self, other: object) -> bool:
@@ -47,6 +51,17 @@ class Event:
         return f"Event({self.kind!r}, {self.data!r}, {self.to!r})"
 
     __hash__ = None  # type: ignore[assignment]  # data is a dict
+
+    def get(self, key: str) -> Any:
+        """``data[key]`` without building a compact event's dict (KeyError if absent)."""
+        d = self._data
+        if d is not None:
+            return d[key]
+        keys = self._keys
+        for i in range(len(keys)):
+            if keys[i] == key:
+                return self._values[i]
+        raise KeyError(key)
 
     def visible_to(self, seat: int | None) -> bool:
         """Public events are visible to all (spectators too); private ones to their seats."""

@@ -102,46 +102,51 @@ def summarize(g: Game, seat_of: list[int], names: Sequence[str], index: int,
     dark_with: list[str | None] = [None] * n
     parent = 0
     for e in g.events:
-        k, d = e.kind, e.data
+        k = e.kind
         if k in _COUNTED:
             abilities[k] = abilities.get(k, 0) + 1
             if k != "darken":
                 continue
         if k == "draw" or k == "draws":   # the most frequent kinds: nothing to count
             continue
+        if k == "battle":
+            battles += 1
+            continue
+        if k in _BATTLE_KINDS:
+            kinds[k] = kinds.get(k, 0) + 1
+            continue
+        # e.get, not e.data: a compact event (fuyuki.core.events) then builds no dict
         if k == "round":
-            rnd = d["round"]
+            rnd = e.get("round")
         elif k == "setup":
-            parent = d["parent"]
+            parent = e.get("parent")
         elif k == "draft_kept":
             if rnd == 0:
-                (masters if d["kind"] == "master" else servants)[d["seat"]] = d["card"]
+                held = masters if e.get("kind") == "master" else servants
+                held[e.get("seat")] = e.get("card")
         elif k == "dealt":
             if rnd == 0:
-                masters[d["seat"]], servants[d["seat"]] = d["master"], d["servant"]
+                seat = e.get("seat")
+                masters[seat], servants[seat] = e.get("master"), e.get("servant")
         elif k == "flip":
-            if d["what"] == "master" and reveal[d["seat"]] is None:
-                reveal[d["seat"]] = rnd
+            if e.get("what") == "master" and reveal[e.get("seat")] is None:
+                reveal[e.get("seat")] = rnd
         elif k == "new_master_up":
-            if reveal[d["seat"]] is None:
-                reveal[d["seat"]] = rnd
-        elif k == "battle":
-            battles += 1
-        elif k in _BATTLE_KINDS:
-            kinds[k] = kinds.get(k, 0) + 1
+            if reveal[e.get("seat")] is None:
+                reveal[e.get("seat")] = rnd
         elif k == "np_resolves":
-            np_servant[d["seat"]] = d["servant"]
-            label = "np:" + d["servant"]
+            np_servant[e.get("seat")] = e.get("servant")
+            label = "np:" + e.get("servant")
             abilities[label] = abilities.get(label, 0) + 1
         elif k == "darken":
-            darkened[d["seat"]] = True
+            darkened[e.get("seat")] = True
         elif k == "new_servant":
-            if darkened[d["seat"]] and dark_with[d["seat"]] is None:
-                dark_with[d["seat"]] = d["card"]
+            if darkened[e.get("seat")] and dark_with[e.get("seat")] is None:
+                dark_with[e.get("seat")] = e.get("card")
         elif k == "lost":
-            cause = d["cause"]
-            label = f"np:{np_servant.get(d['source'], '?')}" if cause == "np" else cause
-            key = (label, d["what"])
+            cause = e.get("cause")
+            label = f"np:{np_servant.get(e.get('source'), '?')}" if cause == "np" else cause
+            key = (label, e.get("what"))
             losses[key] = losses.get(key, 0) + 1
     winners = result["winners"]
     draw = bool(result["draw"])

@@ -1,0 +1,89 @@
+"""Servant Big Battle: instructions per game, counted by valgrind — a load-proof measure.
+
+    .venv/bin/python benchmarks/sbb_instructions.py [--games 300] [--bots random] [--path api]
+
+On the shared 2-core machine a CPU-time rate moves by ±15 % between runs of the same code (the
+other processes' load changes the caches and the clock); valgrind's instruction count does not
+move at all. The program runs itself twice under ``valgrind --tool=callgrind`` — playing 3
+warm-up games then ``--games`` more, and the warm-up games alone — and prints the difference
+over ``--games``: the instructions one game costs, start-up and imports cancelled out. Run it
+in two trees (``PYTHONPATH=<tree>/src``) to compare two versions of the engine; run it with
+the compiled build (``fuyuki.compiled()``), which is what the speed targets are about.
+
+- ``--path api``: ``new_game(4, seed)`` + ``agents.play_out`` with ``make_bot`` bots (the
+  public API, as ``benchmarks/sbb_speed.py`` part 1);
+- ``--path sim``: the simulator's worker path (``run_jobs``, chunks of 10 games: setup hook,
+  seat rotation, bots, engine, event-log summary).
+
+Needs ``valgrind`` (``apt-get install valgrind``); a game under callgrind runs ~50× slower.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+WARM = 3
+
+
+def play(path: str, bots: str, games: int) -> None:
+    if path == "api":
+        from fuyuki.sbb import new_game
+        from fuyuki.sbb.agents import make_bot, play_out
+
+        for i in [*range(10**6, 10**6 + WARM), *range(games)]:
+            play_out(new_game(4, i), [make_bot(bots, i * 4 + k) for k in range(4)])
+    else:
+        from fuyuki.sim.config import SimConfig
+        from fuyuki.sim.runner import run_jobs
+
+        cfg = SimConfig(games=0, players=4, bots=(bots,), seed=1)
+        run_jobs(cfg, [("game", None, 10**6 + k) for k in range(10)])   # warm-up
+        for c in range(games // 10):
+            run_jobs(cfg, [("game", None, c * 10 + k) for k in range(10)])
+
+
+def count(path: str, bots: str, games: int) -> int:
+    """Instructions of this program playing ``games`` games (and the warm-up) under valgrind."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = subprocess.run(
+            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/cg.out",
+             sys.executable, __file__, "--child", "--path", path, "--bots", bots,
+             "--games", str(games)],
+            capture_output=True, text=True, env=os.environ, check=True)
+    m = re.search(r"Collected : (\d+)", out.stderr)
+    if m is None:
+        raise SystemExit(f"no instruction count from valgrind:\n{out.stderr[-2000:]}")
+    return int(m.group(1))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=300)
+    ap.add_argument("--bots", default="random", help="random or heuristic")
+    ap.add_argument("--path", choices=("api", "sim"), default="api")
+    ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    a = ap.parse_args()
+    if a.child:
+        play(a.path, a.bots, a.games)
+        return
+    if shutil.which("valgrind") is None:
+        raise SystemExit("valgrind is not installed (apt-get install valgrind)")
+    if a.path == "sim" and a.games % 10:
+        raise SystemExit("--path sim plays chunks of 10 games: give a multiple of 10")
+    from fuyuki._build import describe
+
+    print(f"build: {describe()}")
+    base = count(a.path, a.bots, 0)
+    full = count(a.path, a.bots, a.games)
+    print(f"{a.path} {a.bots}: {(full - base) / a.games:,.0f} instructions per 4-player game "
+          f"({a.games} games)")
+
+
+if __name__ == "__main__":
+    main()
