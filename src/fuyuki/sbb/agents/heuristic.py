@@ -145,8 +145,7 @@ class HeuristicBot:
                 if gone[card]:
                     gone[card] -= 1
                     continue
-                a = parse_action(card)
-                (s_left if a.kind == "sortie" else n_left).append(a.value)
+                (s_left if "-sortie-" in card else n_left).append(card_value(card))
         unseen = view["decks"]["action"] + sum(
             p["hand_size"] for p in view["seats"] if p["seat"] != view["seat"])
         return sorties, nps, unseen
