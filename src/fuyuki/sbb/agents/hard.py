@@ -70,13 +70,22 @@ class HardBot:
                  prior_weight: float = 3.0, draft_horizon: int | None = None,
                  hand_value: float = 0.1, search_drafts: bool = True,
                  max_rounds: int = 40, bids: str = "common", bid_noise: float = 0.1,
-                 belief: bool = False, clock: str = "wall") -> None:
+                 belief: bool = False, clock: str = "wall",
+                 evaluation: str = "hand") -> None:
         if rollout not in ("fast", "random"):
             raise ValueError(f"rollout must be 'fast' or 'random', not {rollout!r}")
         if bids not in ("common", "tree"):
             raise ValueError(f"bids must be 'common' or 'tree', not {bids!r}")
         if clock not in ("wall", "cpu"):
             raise ValueError(f"clock must be 'wall' or 'cpu', not {clock!r}")
+        if evaluation not in ("hand", "learned"):
+            raise ValueError(f"evaluation must be 'hand' or 'learned', not {evaluation!r}")
+        #: a world cut at the horizon is scored by the hand-set formula (``"hand"``) or by
+        #: the learned evaluation (``"learned"``, :mod:`.learned_eval`; not for 聖杯大戦争)
+        self.learned = None
+        if evaluation == "learned":
+            from fuyuki.sbb.agents.learned_eval import shipped
+            self.learned = shipped()
         #: how a sealed bid is searched: on common worlds (:mod:`.bids`) or in the tree
         self.bids = bids
         #: what ``seconds`` measures: wall-clock time, or this process's CPU time
@@ -271,6 +280,8 @@ class HardBot:
     def _evaluate(self, g) -> list[float]:
         """A game cut at the horizon: each seat's share of exp(k × score), where the score
         is the gems scaled to the seat's victory target plus a little for cards in hand."""
+        if self.learned is not None and not g.rules.coins:
+            return self.learned(g)
         s = g.s
         target = g.rules.victory_gems
         scores = []

@@ -1,16 +1,19 @@
 """The heuristic bot: plays sensibly from its own view only.
 
-A bid is rated by a small model of the table: each other seat with cards bids on a land
-with a chance that grows with the land's share of the gems (``GEM_PULL``), plays 宝具 as
-often as the deck holds them, and adds a card of that kind to its servant's power — the
-power its view shows when the servant is face up, else the mean power of the servants this
-seat cannot see. From that, a 出撃 is worth the gems times the chance nobody beats it, a
-宝具 the gems (and its effect, unless a visible アヴェンジャー or ゴッドハンド spoils it) times
-the chance somebody meets it and loses; gems that would meet the victory condition count
-extra, and spending a strong card costs a little. It protects a lead (聖杯出現 when ahead)
+A bid is rated by a small model of the table: each other seat with cards bids one of the
+action cards this seat cannot see (counted from the view: the lands' cards less its hand and
+the discard), on a land drawn toward the gems (``GEM_PULL``), and adds it to its servant's
+power — the power its view shows when the servant is face up, else the mean power of the
+servants this seat cannot see. From that, a 出撃 is worth the gems times the chance nobody
+beats it, a 宝具 the gems (and its effect, unless a visible アヴェンジャー or ゴッドハンド
+spoils it) times the chance somebody meets it and loses; a bid that a rival's 宝具 may beat
+costs the gem and the servant that battle would take; gems that would meet the victory
+condition count extra, and spending a strong card costs a little. As the parent it puts
+its extra gem where its best bid then gains most (rivals drawn to the gems may be lured
+away from its land). It protects a lead (聖杯出現 when ahead)
 and uses its abilities (宝石魔術 when it turns a battle, 強運 against an effect aimed at it,
 身代わり, つばめ返し on the richest victim). Its numbers are the bot's judgement, not rules;
-they were tuned with ``benchmarks/bot_paired.py`` against random bots.
+they were tuned with ``benchmarks/bot_paired.py`` against random and earlier heuristic bots.
 """
 
 from __future__ import annotations
@@ -31,6 +34,8 @@ GEM_PULL = 0.5   # how much a rival's choice of land follows the gems (0: a rand
 EFFECT = 1.0     # resolving my 宝具 against someone, beyond the gems
 REACH = 3.0      # the bonus of gems that would meet my victory condition
 KEEP = 0.12      # the cost of spending a card of value 1 (keep strong cards for later)
+LOSS = 1.0       # losing my servant in a battle: the gem I return
+SERVANT_WORTH = 0.3  # ... and per point of power my servant has above a fresh one's mean
 
 
 class HeuristicBot:
@@ -70,18 +75,18 @@ class HeuristicBot:
         return max(d.options, key=lambda c: (value(c), c))
 
     def _place_gem(self, view, d: Decision):
+        """The extra gem goes where my best bid would then be worth the most (the rivals
+        are drawn toward the gems: a gem may also lure them away from my best land)."""
         hand = view["me"]["hand"]
-        best, best_score = d.options[0], -1.0
-        for land in view["lands"]:
-            if land["id"] not in d.options:
-                continue
-            colour = self.cards.lands[land["id"]].colour
-            mine = [parse_action(c) for c in hand]
-            top = max((a.value for a in mine if a and a.colour == colour and a.kind == "sortie"),
-                      default=0)
-            score = top * 2 + land["gems"] * 0.1 + self.rng.random() * 0.01
+        if not hand:
+            return d.options[0]
+        best, best_score = d.options[0], -math.inf
+        for land_id in d.options:
+            lands = [dict(l, gems=l["gems"] + (l["id"] == land_id)) for l in view["lands"]]
+            scores = self.bid_scores(dict(view, lands=lands), hand)
+            score = max(scores.values()) + self.rng.random() * 0.01
             if score > best_score:
-                best, best_score = land["id"], score
+                best, best_score = land_id, score
         return best
 
     # ------------------------------------------------------------ the bid
@@ -124,9 +129,33 @@ class HeuristicBot:
         scores = self.bid_scores(view, d.options)
         return max(scores, key=lambda c: scores[c] + self.rng.random() * 0.05)
 
+    def unseen_actions(self, view) -> tuple[dict[str, list[int]], dict[str, list[int]], int]:
+        """The action cards this seat cannot see (in the deck or the others' hands), counted
+        from the view: every card of the lands' colours less my hand and the action discard.
+        Returns the sortie values and the 宝具 values left per colour, and how many unseen
+        cards there are in all (events included: the deck and the others' hands)."""
+        gone = Counter(view["me"]["hand"])
+        gone.update(view["discards"]["action"])
+        sorties: dict[str, list[int]] = {}
+        nps: dict[str, list[int]] = {}
+        for land in view["lands"]:
+            colour = self.cards.lands[land["id"]].colour
+            s_left, n_left = sorties.setdefault(colour, []), nps.setdefault(colour, [])
+            for card in self.cards.actions_of(colour):
+                if gone[card]:
+                    gone[card] -= 1
+                    continue
+                (s_left if "-sortie-" in card else n_left).append(card_value(card))
+        unseen = view["decks"]["action"] + sum(
+            p["hand_size"] for p in view["seats"] if p["seat"] != view["seat"])
+        return sorties, nps, unseen
+
     def bid_scores(self, view, options) -> dict[str, float]:
         """What each card of ``options`` is worth as this seat's bid (the bot bids the best,
-        with a little noise); :mod:`.belief` reads them as an opponent's likelihoods."""
+        with a little noise); :mod:`.belief` reads them as an opponent's likelihoods.
+
+        A rival's bid is one of the cards this seat cannot see (counted from the view), its
+        land drawn toward the gems by ``GEM_PULL``."""
         seat = view["seat"]
         gems = [p["gems"] for p in view["seats"]]
         lead = gems[seat] - max(g for i, g in enumerate(gems) if i != seat)
@@ -137,10 +166,10 @@ class HeuristicBot:
         effect = self._np_effect_worth(view, sv)
         land_gems = {self.cards.lands[l["id"]].colour: l["gems"] for l in view["lands"]}
         total_gems = sum(land_gems.values()) or 1
-        colours = len(land_gems) or 1
-        sorties = self.cards.sortie_values
-        nps = self.cards.np_values
-        p_np = len(nps) / (len(nps) + len(sorties))
+        left_s, left_n, unseen = self.unseen_actions(view)
+        loss = self._loss_cost(view, power)
+        n_actions = sum(len(left_s.get(c, ())) + len(left_n.get(c, ())) for c in land_gems)
+        unseen = max(unseen, n_actions, 1)
         scores: dict[str, float] = {}
         for card in options:
             a = parse_action(card)
@@ -148,10 +177,14 @@ class HeuristicBot:
                 scores[card] = self._event_score(view, card, lead)
                 continue
             g = land_gems.get(a.colour, 0)
-            # a rival bids on this land: a card of its colour, drawn toward the gems
-            pi = (1 - GEM_PULL) / colours + GEM_PULL * g / total_gems
+            sorties = left_s.get(a.colour) or list(self.cards.sortie_values)
+            nps = left_n.get(a.colour) or list(self.cards.np_values)
+            n_c = len(left_s.get(a.colour, ())) + len(left_n.get(a.colour, ()))
+            # a rival bids on this land: an unseen card of its colour, drawn toward the gems
+            pi = (1 - GEM_PULL) * n_c / unseen + GEM_PULL * g / total_gems * n_actions / unseen
+            p_np = len(nps) / (len(nps) + len(sorties))
             total = power + a.value
-            alone = clear = beaten = 1.0
+            alone = clear = beaten = safe = 1.0
             for _, rp in rivals:
                 # P(rival's sortie total < mine), ties half; P(rival's 宝具 total < mine)
                 s_lt = sum((rp + v < total) + 0.5 * (rp + v == total) for v in sorties) \
@@ -160,6 +193,10 @@ class HeuristicBot:
                 alone *= 1 - pi
                 clear *= 1 - pi + pi * (1 - p_np) * s_lt
                 beaten *= 1 - pi + pi * ((1 - p_np) + p_np * n_lt)
+                # a rival's 宝具 that wins this land destroys my servant
+                n_ge = 1.0 if a.kind == "sortie" else \
+                    sum(rp + v > total for v in nps) / len(nps)
+                safe *= 1 - pi * p_np * n_ge
             if gems[seat] + g >= target:
                 g += REACH            # these gems would meet my victory condition
             if a.kind == "sortie":
@@ -172,8 +209,15 @@ class HeuristicBot:
             else:
                 ev = (beaten - alone) * (g + effect)
             ev -= KEEP * a.value          # keep strong cards for later
+            ev -= (1 - safe) * loss
             scores[card] = ev
         return scores
+
+    def _loss_cost(self, view, power: int) -> float:
+        """What losing my servant in a battle costs: the gem I return (if I hold one) and
+        the power my servant has above what a fresh one would bring."""
+        gem = LOSS if view["seats"][view["seat"]]["gems"] > 0 else 0.0
+        return gem + SERVANT_WORTH * (power - self._unseen_power(view))
 
     def _victory_target(self, view) -> float:
         """The gems that win me the game at the end of a round (final edition; イリヤ's
