@@ -35,8 +35,8 @@ def test_every_seat_gets_a_row_naming_its_master_and_servant():
     for seat, row in enumerate(rows):
         masters = row[NAMES.index("master " + MASTERS[0]):][:len(MASTERS)]
         servants = row[NAMES.index("servant " + SERVANTS[0]):][:len(SERVANTS)]
-        assert masters[MASTERS.index(game.s.master[seat])] == 1 and sum(masters) == 1
-        assert servants[SERVANTS.index(game.s.servant[seat])] == 1 and sum(servants) == 1
+        assert masters[MASTERS.index(game.t.names[game.s.master[seat]])] == 1 and sum(masters) == 1
+        assert servants[SERVANTS.index(game.t.names[game.s.servant[seat]])] == 1 and sum(servants) == 1
         assert row[NAMES.index("hand")] == len(game.s.hand[seat]) / 5
         assert row[NAMES.index("parent")] == (game.s.parent == seat)
 

@@ -30,9 +30,9 @@ _S = {s: i for i, s in enumerate(SERVANTS)}
 def seat_features(g) -> list[list[float]]:
     """One row of :data:`NAMES` per seat of the game ``g`` (drafts done)."""
     s = g.s
-    cards = g.rules.cards
+    t = g.t          # the card table: the state holds cards as ints
     n = s.n
-    colours = [cards.lands[land].colour for land in s.lands]
+    colours = [t.colour[land] for land in s.lands]
     on_lands = s.gems_on
     land_total = sum(on_lands)
     targets = [g.victory_target(i) if s.master[i] else g.rules.victory_gems for i in range(n)]
@@ -45,15 +45,14 @@ def seat_features(g) -> list[list[float]]:
         sorties = nps = grail = luck = swap = 0
         top = dict.fromkeys(colours, 0)
         for card in s.hand[i]:
-            ev = cards.events.get(card)
-            if ev is not None:
-                grail += ev.kind == "grail"
-                luck += ev.kind == "luck"
-                swap += ev.kind == "swap"
+            ev = t.event[card]
+            if ev:
+                grail += ev == "grail"
+                luck += ev == "luck"
+                swap += ev == "swap"
                 continue
-            colour, kind, value = card.split("-")
-            v = int(value)
-            if kind == "sortie":
+            colour, v = t.colour[card], t.value[card]
+            if not t.np[card]:
                 sorties += 1
                 sortie_sum += v
                 if colour in top and v > top[colour]:
@@ -64,7 +63,7 @@ def seat_features(g) -> list[list[float]]:
         fit = sum(g_on * top[c] for g_on, c in zip(on_lands, colours))
         best = max((g_on for g_on, c in zip(on_lands, colours) if top[c]), default=0)
         reach = float(s.gems[i] + best >= targets[i])
-        master, servant = s.master[i], s.servant[i]
+        master, servant = t.names[s.master[i]], t.names[s.servant[i]]
         mana = g.mana(i) if master else 3
         power = g.power(i) if servant else 0
         row = [s.gems[i] / max(targets[i], 1), (scaled[i] - best_other) / 12,
