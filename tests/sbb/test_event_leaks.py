@@ -40,3 +40,13 @@ def test_infinite_blades_names_no_hidden_archer():
     blades = [e for e in g.events if e.kind == "infinite_blades"]
     assert blades and all("servant" not in e.data for e in blades)   # nor in the event's data
     assert leaks(g) == []
+
+
+def test_infinite_blades_fizzle_names_no_hidden_archer():
+    """hf: 士郎's 無限の剣製 fizzling (no face-up 剣) was told as "P1's アーチャー's 宝具 fizzles"
+    while seat 3 held アーチャー face down (found by benchmarks/input_audit.py, v1.0/hf,
+    5 players, seed 27001). The fizzle of 無限の剣製 names no servant [R-35]."""
+    g = play_watched(5, 27001, Rules.preset("v1.0", "hf"), "heuristic")
+    fizzles = [e for e in g.events if e.kind == "blades_fizzle"]
+    assert fizzles and all("servant" not in e.data for e in fizzles)
+    assert leaks(g) == []

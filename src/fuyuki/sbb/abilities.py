@@ -242,7 +242,9 @@ class FetchMaster(Ability):
     def _fetch(self, g: Game, seat: int, own: int) -> int | None:
         """The named master from the deck or discard, face up. ``None`` when she is face up
         in play (nothing happens); SELF when someone holds her face down (``own``, this
-        master, comes back). A master lost in the same batch is already off the table."""
+        master, comes back). A master lost in the same batch is already off the table.
+        Either card is taken now, as the reaction fires, before any replacement is drawn:
+        a replacement draw that reshuffles the master discard never takes it [R-20]."""
         from fuyuki.sbb.cards import SELF
 
         s = g.s
@@ -254,6 +256,8 @@ class FetchMaster(Ability):
                     g.emit("fetch_nothing", seat=seat, card=name)
                     return None
                 g.emit("fetch_back", seat=seat, card=g.t.names[own])
+                if own in s.mdisc:   # lost in this batch: he leaves the discard now
+                    s.mdisc.remove(own)
                 return SELF
         for pile in (s.mdeck, s.mdisc):
             if target in pile:

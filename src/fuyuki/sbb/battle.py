@@ -252,7 +252,11 @@ def effect_losses(g: Game, w: int, parts: Sequence[int]) -> tuple[tuple[Loss, ..
         kw = eff.needs_faceup_keyword
         if not any(s.s_up[q] and (q != w or own) and g.servant_card(q).keyword == kw
                    for q in range(s.n)):
-            g.emit("np_fizzle", seat=w, servant=sv.id, keyword=kw)
+            # 無限の剣製 names no servant: another seat may hold the mode's one face down
+            if own:
+                g.emit("blades_fizzle", seat=w, keyword=kw)
+            else:
+                g.emit("np_fizzle", seat=w, servant=sv.id, keyword=kw)
             return (), 0
     how = "sure" if eff.sure_hit else "destroy"
     losses = []

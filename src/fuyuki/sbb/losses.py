@@ -142,14 +142,13 @@ def _return_gems(g: Game, victim: int) -> None:
 
 def _replace_master(g: Game, victim: int, old: int, new: int | None) -> None:
     """The seat's new master: ``new`` face up (fetched), its own ``old`` card back face up
-    (SELF), or a card drawn face down (``None``). A master lost in the batch is already in
-    the discard; one that was not lost (v1.0 偽臣の書) goes there now."""
+    (SELF; 偽臣の書 took it back from the discard when it fired), or a card drawn face down
+    (``None``). A master lost in the batch is already in the discard; one that was not lost
+    (v1.0 偽臣の書) goes there now."""
     s, names = g.s, g.t.names
     s.dark[victim] = False
     s.lost_master[victim] = True
     if new == SELF:
-        if not s.master[victim]:
-            s.mdisc.remove(old)
         s.master[victim] = old
         s.m_up[victim] = True
         g.emit("new_master_up", seat=victim, card=names[old])

@@ -20,8 +20,8 @@ from fuyuki.sim.config import SimConfig
 # events counted as uses of a card ability or a rule worth watching
 ABILITY_EVENTS = ("luck", "prevented", "substitute", "life_extension", "overseer", "darken",
                   "dojo", "fetch", "fetch_back", "fetch_nothing", "jewel", "fragarach",
-                  "np_fizzle", "np_as_sortie", "swap", "grail", "tsubame", "retaliate",
-                  "misfire", "uncontested")
+                  "np_fizzle", "blades_fizzle", "np_as_sortie", "swap", "grail", "tsubame",
+                  "retaliate", "misfire", "uncontested")
 BATTLE_KINDS = ("case1", "case2_win", "case2_tie", "case3_win", "case3_split")
 
 

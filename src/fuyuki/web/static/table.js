@@ -175,7 +175,7 @@ function drawPrompt(v) {
 // the last reveal and what followed it, one line a step (battles, effects, gems, draws)
 const BATTLE_KINDS = new Set(["reveal", "flip", "battle", "totals", "case1", "case2_win", "case2_tie",
   "case3_win", "case3_split", "uncontested", "misfire", "take", "jewel", "np_as_sortie", "fragarach",
-  "tsubame", "np_resolves", "np_fizzle", "luck", "prevented", "substitute", "lost", "return_gems",
+  "tsubame", "np_resolves", "np_fizzle", "blades_fizzle", "luck", "prevented", "substitute", "lost", "return_gems",
   "overseer", "life_extension", "darken", "dojo", "retaliate", "pool_take", "swap", "swap_cards",
   "grail", "tie_dice", "coin", "fetch", "fetch_back", "fetch_nothing", "new_master_up"]);
 function drawBattle(list, freshCount) {
