@@ -65,19 +65,15 @@ def generate(args) -> dict[str, np.ndarray]:
         bots = _bots(n, rng, seed, args)
         rows, evals = [], []
         last_round = None
-        try:
-            while not game.over:
-                if game.s.round != last_round and game.s.round > 1 and game.s.master[0]:
-                    rows.append(seat_features(game))
-                    evals.append(hand_set._evaluate(game))
-                last_round = game.s.round
-                answers = [(s, bots[s].choose(game.view(s) if bots[s].needs_view else None,
-                                              d)) for s, d in game.pending().items()]
-                for s, c in answers:
-                    game.submit(s, c)
-        except ValueError as e:     # an engine fault: report the game, keep the others
-            print(f"game {seed} ({n} players) skipped: {e!r}", file=sys.stderr)
-            continue
+        while not game.over:
+            if game.s.round != last_round and game.s.round > 1 and game.s.master[0]:
+                rows.append(seat_features(game))
+                evals.append(hand_set._evaluate(game))
+            last_round = game.s.round
+            answers = [(s, bots[s].choose(game.view(s) if bots[s].needs_view else None,
+                                          d)) for s, d in game.pending().items()]
+            for s, c in answers:
+                game.submit(s, c)
         assert game.result is not None
         winners = game.result["winners"]
         share = [1 / len(winners) if k in winners else 0.0 for k in range(n)]
