@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.web.test_browser import ARGS, CHROMIUM, create_in_lobby
+from tests.web.test_browser import chromium, create_in_lobby
 
 pytestmark = pytest.mark.browser
 
@@ -61,85 +61,80 @@ def _act(page) -> str | None:
 
 def test_two_friends_and_two_bots_play_a_whole_board_game_in_chromium(tmp_path, app_factory,
                                                                       live_server):
-    sync_api = pytest.importorskip("playwright.sync_api")
     shots = Path(os.environ.get("FUYUKI_ARTIFACTS") or tmp_path) / "board-screenshots"
     shots.mkdir(parents=True, exist_ok=True)
     app = app_factory(bot_delay=0.02)
-    with live_server(app) as server, sync_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        try:
-            host = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
-            friend = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
-            errors: list[str] = []
-            for p in (host, friend):
-                p.on("pageerror", lambda exc: errors.append(str(exc)))
+    with chromium(app, live_server) as (server, browser):
+        host = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+        friend = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+        errors: list[str] = []
+        for p in (host, friend):
+            p.on("pageerror", lambda exc: errors.append(str(exc)))
 
-            # the lobby: the host picks the board game, 4 camps, 2 of them bots
-            host.goto(server.url + "/")
-            host.select_option("#c-game", "board")
-            assert host.locator("#c-edition").is_hidden()          # Servant Big Battle's settings
-            link, code = create_in_lobby(host, "あかね", 4, 2, shots / "01-lobby-desktop.png")
+        # the lobby: the host picks the board game, 4 camps, 2 of them bots
+        host.goto(server.url + "/")
+        host.select_option("#c-game", "board")
+        assert host.locator("#c-edition").is_hidden()          # Servant Big Battle's settings
+        link, code = create_in_lobby(host, "あかね", 4, 2, shots / "01-lobby-desktop.png")
 
-            friend.goto(link)
-            friend.wait_for_selector("#join:not(.hidden)")
-            friend.fill("#join-name", "Bob")
-            friend.click("#join-form button[type=submit]")
-            for p in (host, friend):
-                p.wait_for_selector("#game:not(.hidden)", timeout=10000)
-                p.wait_for_selector("#map svg .piece", timeout=10000)
-            assert host.locator("#map svg .area").count() == 25
-            assert "Bob" in host.inner_text("#camps") and "あかね" in friend.inner_text("#camps")
+        friend.goto(link)
+        friend.wait_for_selector("#join:not(.hidden)")
+        friend.fill("#join-name", "Bob")
+        friend.click("#join-form button[type=submit]")
+        for p in (host, friend):
+            p.wait_for_selector("#game:not(.hidden)", timeout=10000)
+            p.wait_for_selector("#map svg .piece", timeout=10000)
+        assert host.locator("#map svg .area").count() == 25
+        assert "Bob" in host.inner_text("#camps") and "あかね" in friend.inner_text("#camps")
 
-            spec = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
-            spec.goto(server.url + f"/t/{code}?watch=1")
-            spec.wait_for_selector("#map svg .piece")
-            assert spec.locator("#mine").is_hidden()
+        spec = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+        spec.goto(server.url + f"/t/{code}?watch=1")
+        spec.wait_for_selector("#map svg .piece")
+        assert spec.locator("#mine").is_hidden()
 
-            seen: dict[str, int] = {}
-            shot_kinds = {"plot": "02-plot", "target": "03-target", "move": "04-move",
-                          "defence": "05-defence"}
-            english = False
-            deadline = time.monotonic() + 480
-            while time.monotonic() < deadline:
-                if host.locator("#end").is_visible() and friend.locator("#end").is_visible():
-                    break
-                acted = False
-                for name, p in (("desktop", host), ("phone", friend)):
-                    if not p.locator("#prompt").is_visible():
-                        continue
-                    kind = p.locator("#prompt").get_attribute("data-kind") or ""
-                    if kind in shot_kinds and p.locator("#prompt-options .option").count():
-                        p.screenshot(path=str(shots / f"{shot_kinds.pop(kind)}-{name}.png"),
-                                     full_page=True)
-                    if not english and name == "phone" and kind == "plot":
-                        p.click("#lang")                       # the English switch
-                        p.wait_for_selector("#prompt-title:has-text('Your move')", timeout=3000)
-                        p.screenshot(path=str(shots / "06-english-phone.png"), full_page=True)
-                        english = True
-                    how = _act(p)
-                    if how:
-                        seen[how] = seen.get(how, 0) + 1
-                        acted = True
-                if not acted:
-                    host.wait_for_timeout(30)
-            else:
-                pytest.fail(f"the game did not end in time (clicks: {seen})")
+        seen: dict[str, int] = {}
+        shot_kinds = {"plot": "02-plot", "target": "03-target", "move": "04-move",
+                      "defence": "05-defence"}
+        english = False
+        deadline = time.monotonic() + 480
+        while time.monotonic() < deadline:
+            if host.locator("#end").is_visible() and friend.locator("#end").is_visible():
+                break
+            acted = False
+            for name, p in (("desktop", host), ("phone", friend)):
+                if not p.locator("#prompt").is_visible():
+                    continue
+                kind = p.locator("#prompt").get_attribute("data-kind") or ""
+                if kind in shot_kinds and p.locator("#prompt-options .option").count():
+                    p.screenshot(path=str(shots / f"{shot_kinds.pop(kind)}-{name}.png"),
+                                 full_page=True)
+                if not english and name == "phone" and kind == "plot":
+                    p.click("#lang")                       # the English switch
+                    p.wait_for_selector("#prompt-title:has-text('Your move')", timeout=3000)
+                    p.screenshot(path=str(shots / "06-english-phone.png"), full_page=True)
+                    english = True
+                how = _act(p)
+                if how:
+                    seen[how] = seen.get(how, 0) + 1
+                    acted = True
+            if not acted:
+                host.wait_for_timeout(30)
+        else:
+            pytest.fail(f"the game did not end in time (clicks: {seen})")
 
-            host.screenshot(path=str(shots / "07-end-desktop.png"), full_page=True)
-            friend.screenshot(path=str(shots / "08-end-phone.png"), full_page=True)
-            assert host.locator("#ranking li").count() == 4
-            spec.wait_for_selector("#end:not(.hidden)", timeout=5000)
-            spec.screenshot(path=str(shots / "09-spectator-phone.png"), full_page=True)
-            # the humans chose on the map and by clicking cards, not only with buttons
-            assert seen.get("area", 0) + seen.get("piece", 0) >= 3 and seen.get("card", 0) >= 1, seen
-            assert "🎲" in host.inner_text("#log")                # dice with their breakdown
+        host.screenshot(path=str(shots / "07-end-desktop.png"), full_page=True)
+        friend.screenshot(path=str(shots / "08-end-phone.png"), full_page=True)
+        assert host.locator("#ranking li").count() == 4
+        spec.wait_for_selector("#end:not(.hidden)", timeout=5000)
+        spec.screenshot(path=str(shots / "09-spectator-phone.png"), full_page=True)
+        # the humans chose on the map and by clicking cards, not only with buttons
+        assert seen.get("area", 0) + seen.get("piece", 0) >= 3 and seen.get("card", 0) >= 1, seen
+        assert "🎲" in host.inner_text("#log")                # dice with their breakdown
 
-            friend.click("#replay-btn")
-            friend.wait_for_selector("#replay:not(.hidden)")
-            friend.click("#rp-end")
-            friend.wait_for_selector("#map svg .piece")
-            friend.screenshot(path=str(shots / "10-replay-phone.png"), full_page=True)
-            assert not errors, errors
-        finally:
-            browser.close()
+        friend.click("#replay-btn")
+        friend.wait_for_selector("#replay:not(.hidden)")
+        friend.click("#rp-end")
+        friend.wait_for_selector("#map svg .piece")
+        friend.screenshot(path=str(shots / "10-replay-phone.png"), full_page=True)
+        assert not errors, errors
     print(f"screenshots: {shots} clicks: {seen}")

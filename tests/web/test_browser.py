@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import time
+from contextlib import contextmanager
 
 import pytest
 
@@ -17,6 +18,18 @@ pytestmark = pytest.mark.browser
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+@contextmanager
+def chromium(app, live_server):
+    """The app on a live server and a headless Debian Chromium: ``(server, browser)``."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with live_server(app) as server, sync_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        try:
+            yield server, browser
+        finally:
+            browser.close()
 
 
 def _act(page) -> bool:
@@ -60,101 +73,96 @@ def create_in_lobby(host, name: str, players: int, bots: int, shot) -> tuple[str
 
 
 def test_two_friends_and_a_bot_play_a_whole_game_in_chromium(tmp_path, app_factory, live_server):
-    sync_api = pytest.importorskip("playwright.sync_api")
     shots = tmp_path / "screenshots"
     shots.mkdir()
     app = app_factory(bot_delay=0.05)
-    with live_server(app) as server, sync_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        try:
-            host_ctx = browser.new_context(viewport={"width": 390, "height": 844})   # a phone
-            friend_ctx = browser.new_context(viewport={"width": 1100, "height": 900})
-            host = host_ctx.new_page()
-            friend = friend_ctx.new_page()
-            errors: list[str] = []
-            for p in (host, friend):
-                p.on("pageerror", lambda exc: errors.append(str(exc)))
+    with chromium(app, live_server) as (server, browser):
+        host_ctx = browser.new_context(viewport={"width": 390, "height": 844})   # a phone
+        friend_ctx = browser.new_context(viewport={"width": 1100, "height": 900})
+        host = host_ctx.new_page()
+        friend = friend_ctx.new_page()
+        errors: list[str] = []
+        for p in (host, friend):
+            p.on("pageerror", lambda exc: errors.append(str(exc)))
 
-            # the lobby: the host creates a 3-player table with one bot
-            host.goto(server.url + "/")
-            link, code = create_in_lobby(host, "あかね", 3, 1, shots / "01-lobby.png")
-            host.screenshot(path=str(shots / "02-waiting.png"), full_page=True)
+        # the lobby: the host creates a 3-player table with one bot
+        host.goto(server.url + "/")
+        link, code = create_in_lobby(host, "あかね", 3, 1, shots / "01-lobby.png")
+        host.screenshot(path=str(shots / "02-waiting.png"), full_page=True)
 
-            # the friend opens the link and joins; the game starts by itself
-            friend.goto(link)
-            friend.wait_for_selector("#join:not(.hidden)")
-            friend.fill("#join-name", "Bob")
-            friend.click("#join-form button[type=submit]")
-            for p in (host, friend):
-                p.wait_for_selector("#game:not(.hidden)", timeout=10000)
-            assert "P0" in host.inner_text("#players") and "Bob" in host.inner_text("#players")
+        # the friend opens the link and joins; the game starts by itself
+        friend.goto(link)
+        friend.wait_for_selector("#join:not(.hidden)")
+        friend.fill("#join-name", "Bob")
+        friend.click("#join-form button[type=submit]")
+        for p in (host, friend):
+            p.wait_for_selector("#game:not(.hidden)", timeout=10000)
+        assert "P0" in host.inner_text("#players") and "Bob" in host.inner_text("#players")
 
-            # a spectator sees the public table only
-            spec = browser.new_context().new_page()
-            spec.goto(server.url + f"/t/{code}?watch=1")
-            spec.wait_for_selector("#game:not(.hidden)")
-            assert spec.locator("#mine").is_hidden()
+        # a spectator sees the public table only
+        spec = browser.new_context().new_page()
+        spec.goto(server.url + f"/t/{code}?watch=1")
+        spec.wait_for_selector("#game:not(.hidden)")
+        assert spec.locator("#mine").is_hidden()
 
-            shot_moments = {"draft_master": "03-draft.png", "bid": "04-bid.png"}
-            deadline = time.monotonic() + 100
-            moves = 0
-            english_done = False
-            while time.monotonic() < deadline:
-                if host.locator("#end").is_visible() and friend.locator("#end").is_visible():
-                    break
-                acted = False
-                for name, p in (("host", host), ("friend", friend)):
-                    if p.locator("#prompt").is_visible():
-                        title = p.inner_text("#prompt-title")
-                        for kind, fname in list(shot_moments.items()):
-                            if p.locator("#prompt-options .option").count() and \
-                                    _kind_of(p) == kind:
-                                p.screenshot(path=str(shots / f"{fname[:-4]}-{name}.png"), full_page=True)
-                                del shot_moments[kind]
-                        if not english_done and name == "friend" and _kind_of(p) == "bid":
-                            p.click("#lang")          # the English switch
-                            p.wait_for_selector("#confirm:has-text('Lock this card')", timeout=3000)
-                            assert "Your move" in p.inner_text("#prompt-title"), title
-                            p.screenshot(path=str(shots / "05-english.png"), full_page=True)
-                            english_done = True
-                        if _act(p):
-                            acted = True
-                            moves += 1
-                if not acted:
-                    host.wait_for_timeout(40)
-            else:
-                pytest.fail(f"the game did not end in time ({moves} moves by the humans)")
+        shot_moments = {"draft_master": "03-draft.png", "bid": "04-bid.png"}
+        deadline = time.monotonic() + 100
+        moves = 0
+        english_done = False
+        while time.monotonic() < deadline:
+            if host.locator("#end").is_visible() and friend.locator("#end").is_visible():
+                break
+            acted = False
+            for name, p in (("host", host), ("friend", friend)):
+                if p.locator("#prompt").is_visible():
+                    title = p.inner_text("#prompt-title")
+                    for kind, fname in list(shot_moments.items()):
+                        if p.locator("#prompt-options .option").count() and \
+                                _kind_of(p) == kind:
+                            p.screenshot(path=str(shots / f"{fname[:-4]}-{name}.png"), full_page=True)
+                            del shot_moments[kind]
+                    if not english_done and name == "friend" and _kind_of(p) == "bid":
+                        p.click("#lang")          # the English switch
+                        p.wait_for_selector("#confirm:has-text('Lock this card')", timeout=3000)
+                        assert "Your move" in p.inner_text("#prompt-title"), title
+                        p.screenshot(path=str(shots / "05-english.png"), full_page=True)
+                        english_done = True
+                    if _act(p):
+                        acted = True
+                        moves += 1
+            if not acted:
+                host.wait_for_timeout(40)
+        else:
+            pytest.fail(f"the game did not end in time ({moves} moves by the humans)")
 
-            host.screenshot(path=str(shots / "06-end-phone.png"), full_page=True)
-            friend.screenshot(path=str(shots / "07-end.png"), full_page=True)
-            ranking = host.inner_text("#ranking")
-            assert "◆" in ranking and len(host.locator("#ranking li").all()) == 3
-            spec.wait_for_selector("#end:not(.hidden)", timeout=5000)
-            assert len(spec.locator("#ranking li").all()) == 3
-            assert moves >= 8          # drafts, bids...: the humans really played
+        host.screenshot(path=str(shots / "06-end-phone.png"), full_page=True)
+        friend.screenshot(path=str(shots / "07-end.png"), full_page=True)
+        ranking = host.inner_text("#ranking")
+        assert "◆" in ranking and len(host.locator("#ranking li").all()) == 3
+        spec.wait_for_selector("#end:not(.hidden)", timeout=5000)
+        assert len(spec.locator("#ranking li").all()) == 3
+        assert moves >= 8          # drafts, bids...: the humans really played
 
-            # the finished game as a replay, step by step
-            friend.click("#replay-btn")
-            friend.wait_for_selector("#replay:not(.hidden)")
-            friend.click("#rp-next")
-            for _ in range(100):                      # (the page's CSP forbids eval)
-                if friend.inner_text("#rp-step") == "1":
-                    break
-                friend.wait_for_timeout(30)
-            assert friend.inner_text("#rp-step") == "1"
-            friend.click("#rp-end")
-            friend.screenshot(path=str(shots / "08-replay.png"), full_page=True)
+        # the finished game as a replay, step by step
+        friend.click("#replay-btn")
+        friend.wait_for_selector("#replay:not(.hidden)")
+        friend.click("#rp-next")
+        for _ in range(100):                      # (the page's CSP forbids eval)
+            if friend.inner_text("#rp-step") == "1":
+                break
+            friend.wait_for_timeout(30)
+        assert friend.inner_text("#rp-step") == "1"
+        friend.click("#rp-end")
+        friend.screenshot(path=str(shots / "08-replay.png"), full_page=True)
 
-            # the rules page lists every card with its text
-            friend.goto(server.url + "/rules")
-            friend.wait_for_selector("#masters .rule-card")
-            assert friend.locator("#masters .rule-card").count() == 10
-            assert friend.locator("#servants .rule-card").count() == 10
-            assert "セイバー" in friend.inner_text("#servants")
-            friend.screenshot(path=str(shots / "09-rules.png"), full_page=True)
-            assert not errors, errors
-        finally:
-            browser.close()
+        # the rules page lists every card with its text
+        friend.goto(server.url + "/rules")
+        friend.wait_for_selector("#masters .rule-card")
+        assert friend.locator("#masters .rule-card").count() == 10
+        assert friend.locator("#servants .rule-card").count() == 10
+        assert "セイバー" in friend.inner_text("#servants")
+        friend.screenshot(path=str(shots / "09-rules.png"), full_page=True)
+        assert not errors, errors
     assert len(list(shots.glob("*.png"))) >= 8
     print(f"screenshots: {shots}")
 

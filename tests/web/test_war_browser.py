@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import re
 import time
-from contextlib import contextmanager
 
 import pytest
 
@@ -22,21 +21,9 @@ from fuyuki.rpg.agents.simple import SimpleAgent
 from fuyuki.rpg.hosted import HostedWar
 from fuyuki.rpg.roster import load_roster
 from fuyuki.rpg.rules import default_rules
-from tests.web.test_browser import ARGS, CHROMIUM
+from tests.web.test_browser import chromium
 
 pytestmark = pytest.mark.browser
-
-
-@contextmanager
-def _chromium(app, live_server):
-    """The app on a live server and a headless Chromium: ``(server, browser)``."""
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with live_server(app) as server, sync_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        try:
-            yield server, browser
-        finally:
-            browser.close()
 
 
 def _played_log(lang: str) -> str:
@@ -82,7 +69,7 @@ def _tampered(log: str) -> dict[str, str]:
 def test_the_page_and_war_verify_agree_on_a_good_and_a_tampered_log(tmp_path, app_factory, live_server):
     log = _played_log("ja")
     cases = {"good": log, **_tampered(log), "en": _played_log("en")}
-    with _chromium(app_factory(), live_server) as (server, browser):
+    with chromium(app_factory(), live_server) as (server, browser):
         page = browser.new_page()
         page.goto(server.url + "/new/rpg")
         page.wait_for_selector("#c-pairs select")          # the page's scripts have run
@@ -116,11 +103,11 @@ def _click_if(page, selector: str) -> bool:
     return False
 
 
-def test_a_gm_a_player_and_two_readers_run_a_war_in_chromium(tmp_path, app_factory, live_server):
+def test_a_gm_a_player_and_two_readers_run_a_war_inchromium(tmp_path, app_factory, live_server):
     shots = tmp_path / "screenshots"
     shots.mkdir()
     app = app_factory(bot_delay=0.02)
-    with _chromium(app, live_server) as (server, browser):
+    with chromium(app, live_server) as (server, browser):
         desktop, phone = {"width": 1200, "height": 900}, {"width": 390, "height": 844}
         ctx = {n: browser.new_context(viewport=v) for n, v in
                (("gm", desktop), ("player", phone), ("reader1", desktop), ("reader2", phone))}
