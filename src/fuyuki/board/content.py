@@ -7,7 +7,7 @@ A pack is a directory holding ``rules.toml``, ``map.toml``, ``skills.toml``, ``c
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -64,6 +64,13 @@ class CharDef:
     hand_limit: int
     skills: dict[str, int]
     abilities: tuple[str, ...]
+    by_camps: dict[int, dict[str, int]] = field(default_factory=dict)   # [R-8] camp count → stats
+
+    def for_camps(self, camps: int) -> "CharDef":
+        """This character as it plays in a game of ``camps`` camps: ``by_camps`` in camps.toml
+        may set other HP/AT/DF/CH/hand limits for a camp count [R-8]."""
+        changes = self.by_camps.get(camps)
+        return replace(self, **changes) if changes else self
 
 
 @dataclass(frozen=True)
@@ -111,6 +118,26 @@ def seat_bonus(t: Table) -> dict[str, list[int]]:
             if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= 20:
                 raise t.fail(f"{kind}[{i}]", f"must be a whole number 0 to 20, not {v!r}")
         out[kind] = list(values)
+    return out
+
+
+STAT_LIMITS = {"hp": (1, 999), "at": (0, 99), "df": (0, 99), "ch": (0, 10), "hand_limit": (0, 30)}
+MASTER_ONLY = ("ch", "hand_limit")
+
+
+def stats_by_camps(t: Table, role: str) -> dict[int, dict[str, int]]:
+    """[R-8] ``by_camps``: a character's stats that differ in a game of that many camps, e.g.
+    ``[chars.saber.by_camps.5]`` ``hp = 25``: keys are camp counts (2 or more), values the stats
+    (hp, at, df; ch and hand_limit for masters) that replace the character's own."""
+    out: dict[int, dict[str, int]] = {}
+    allowed = [s for s in STAT_LIMITS if role == "master" or s not in MASTER_ONLY]
+    for key in t.data:
+        if not key.isdigit() or int(key) < 2:
+            raise t.fail(key, "must be a number of camps (2 or more)")
+        st = t.table(key)
+        st.check_keys(allowed)
+        out[int(key)] = {s: st.int(s, lo=STAT_LIMITS[s][0], hi=STAT_LIMITS[s][1])
+                         for s in allowed if st.has(s)}
     return out
 
 
@@ -207,7 +234,8 @@ def load_pack(directory: str | Path | None = None) -> Pack:
     chars: dict[str, CharDef] = {}
     for cid in cht.data:
         c = cht.table(cid)
-        c.check_keys(["name", "short", "role", "hp", "at", "df", "ch", "hand_limit", "skills", "abilities"])
+        c.check_keys(["name", "short", "role", "hp", "at", "df", "ch", "hand_limit", "skills",
+                      "abilities", "by_camps"])
         role = c.str("role", choices=["master", "servant"])
         sk = c.table("skills", {})
         sk_values: dict[str, int] = {}
@@ -225,7 +253,7 @@ def load_pack(directory: str | Path | None = None) -> Pack:
             c.int("df", lo=0, hi=99),
             c.int("ch", lo=0, hi=10) if role == "master" else c.int("ch", 0, lo=0, hi=0),
             c.int("hand_limit", lo=0, hi=30) if role == "master" else 0,
-            sk_values, tuple(abl))
+            sk_values, tuple(abl), stats_by_camps(c.table("by_camps", {}), role))
     cpt = camps_t.table("camps")
     camps: dict[str, CampDef] = {}
     used: set[str] = set()
@@ -249,6 +277,11 @@ def load_pack(directory: str | Path | None = None) -> Pack:
                 raise c.fail("servants", f"{ch!r} already belongs to another camp")
             used.add(ch)
         camps[kid] = CampDef(kid, c.text("name"), where[start], master, tuple(servants))
+    for cid, cd in chars.items():
+        for n in cd.by_camps:
+            if n > len(camps):
+                raise cht.table(cid).table("by_camps").fail(
+                    str(n), f"the pack has only {len(camps)} camps")
     for i, k in enumerate(rules["default_camps"]):
         if k not in camps:
             raise rules_t.fail(f"default_camps[{i}]", f"unknown camp {k!r}")

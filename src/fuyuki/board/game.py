@@ -116,11 +116,11 @@ class Game:
         R = self.pack.rules
         for seat, kid in enumerate(camp_ids):
             cd = self.pack.camps[kid]
-            md = self.pack.chars[cd.master]
+            md = self.pack.chars[cd.master].for_camps(players)
             self.camps.append(Camp(seat, kid, cd.name, cd.master, md.ch, md.hand_limit,
                                    R["command_spells"]))
             for cid in (cd.master, *cd.servants):
-                d = self.pack.chars[cid]
+                d = self.pack.chars[cid].for_camps(players)
                 self.chars[cid] = Char(cid, d.name, d.role, seat, d.hp, d.hp, d.at, d.df,
                                        dict(d.skills), d.abilities, cd.start,
                                        short=d.short, revives=d.skills.get("revive", 0))
