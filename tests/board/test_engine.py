@@ -8,6 +8,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from rich.cells import cell_len
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -176,6 +177,25 @@ def test_bad_pack_names_file_and_key(tmp_path: Path) -> None:
     with pytest.raises(DataError) as e2:
         load_pack(d)
     assert e2.value.key == "cards.healing.effect"
+
+
+@pytest.mark.parametrize("line,key", [('"ロンドン" = "ロン"', "short.ロンドン"),
+                                      ('"港" = " "', "short.港")])
+def test_bad_short_area_name_is_refused(tmp_path: Path, line: str, key: str) -> None:
+    d = tmp_path / "pack"
+    shutil.copytree(default_dir(), d)
+    with open(d / "map.toml", "a", encoding="utf-8") as f:
+        f.write(line + "\n")
+    with pytest.raises(DataError) as e:
+        load_pack(d)
+    assert e.value.file.endswith("map.toml") and e.value.key == key
+
+
+def test_short_area_names_are_what_the_terminal_map_shows() -> None:
+    pack = load_pack()
+    assert pack.short_area("アインツベルンの森") != pack.short_area("アインツベルン城")
+    assert pack.short_area("衛宮邸") == "衛宮邸"
+    assert all(cell_len(pack.short_area(a)) <= 14 for row in pack.areas for a in row)
 
 
 def test_unknown_skill_is_refused(tmp_path: Path) -> None:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
 
 import pytest
+from rich.cells import cell_len
 from typer.testing import CliRunner
 
 from fuyuki import board
@@ -67,7 +69,7 @@ def test_bots_only_japanese_random_bots() -> None:
     r = runner.invoke(app, ["board", "play", "--bots-only", "--seed", "3", "--bots", "random",
                             "--players", "3"])
     assert r.exit_code == 0, r.output
-    assert "冬木マップ" in r.output
+    assert "柳洞寺" in r.output and "アインツ城" in r.output   # the map, short names
 
 
 def test_interactive_play_reads_choices() -> None:
@@ -77,6 +79,38 @@ def test_interactive_play_reads_choices() -> None:
     assert r.exit_code == 0, r.output[-2000:]
     assert "Number or name (? for help)" in r.output
     assert "Hand" in r.output
+
+
+@pytest.mark.parametrize("lang,players,marker,answers", [
+    ("ja", 5, "（? でヘルプ） >", "1\n" * 3000),
+    ("en", 4, "(? for help) >", "1\n" * 3000),
+    ("ja", 5, "（? でヘルプ） >", "\n".join(random.Random(9).choices("1223", k=3000)) + "\n"),
+])
+def test_at_80x24_the_map_the_camps_and_the_prompt_fit_one_screen(
+        lang: str, players: int, marker: str, answers: str) -> None:
+    """Whenever the state is drawn before a choice, it and the prompt fit 24 lines of 80
+    columns (the characters' AT/DF and the cards' texts come with ``?``); the outcomes since
+    the last choice take the room that is left."""
+    r = runner.invoke(app, ["board", "play", "--seed", "4", "--players", str(players),
+                            "--lang", lang], input=answers)
+    assert r.exit_code == 0, r.output[-2000:]
+    # the runner does not echo the Enter after a prompt: what follows starts a new line
+    lines = r.output.replace(marker + " ", marker + "\n").splitlines()
+    assert all(cell_len(line) <= 80 for line in lines), max(lines, key=cell_len)
+    starts = [i for i, line in enumerate(lines) if line.startswith("柳洞寺")]
+    assert len(starts) >= 5
+    for i in starts[:-1]:          # the last one is the end of the game: no prompt follows
+        end = next(j for j in range(i, len(lines)) if marker in lines[j])
+        assert end - i + 1 <= 24, "\n".join(lines[i:end + 1])
+
+
+def test_help_shows_every_characters_at_df_and_the_cards_texts() -> None:
+    r = runner.invoke(app, ["board", "play", "--seed", "4", "--players", "4"],
+                      input="?\n" + "1\n" * 3000)
+    assert r.exit_code == 0, r.output[-2000:]
+    help_part = r.output.split("ヘルプ：", 1)[0].rsplit("> ", 1)[1]
+    assert "AT 7 DF 5" in help_part and "キャラクター" in help_part
+    assert "「" in help_part and "手札:" in help_part
 
 
 def test_bad_options_exit_2() -> None:

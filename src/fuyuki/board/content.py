@@ -95,9 +95,14 @@ class Pack:
     abilities: dict[str, Ability]
     cards: dict[str, CardType]
     deck: tuple[str, ...] = field(default=())   # card type of each card instance k00, k01...
+    short_areas: dict[str, str] = field(default_factory=dict)   # map.toml [short]
 
     def area_name(self, pos: tuple[int, int]) -> str:
         return self.areas[pos[0]][pos[1]]
+
+    def short_area(self, name: str) -> str:
+        """An area's name as the terminal map shows it (map.toml ``short``, else the name)."""
+        return self.short_areas.get(name, name)
 
 
 def default_dir() -> Path:
@@ -171,7 +176,7 @@ def load_pack(directory: str | Path | None = None) -> Pack:
     }
 
     map_t = table("map.toml")
-    map_t.check_keys(["width", "height", "rows"])
+    map_t.check_keys(["width", "height", "rows", "short"])
     width, height = map_t.int("width", lo=1, hi=20), map_t.int("height", lo=1, hi=20)
     rows = map_t.list("rows")
     if len(rows) != height:
@@ -186,6 +191,15 @@ def load_pack(directory: str | Path | None = None) -> Pack:
                 raise map_t.fail(f"rows[{r}][{c}]", f"area name {name!r} used twice")
             where[name] = (r, c)
         areas.append(tuple(row))
+
+    short_t = map_t.table("short", {})
+    short_areas: dict[str, str] = {}
+    for name in short_t.data:
+        if name not in where:
+            raise short_t.fail(name, "no area of that name on the map")
+        short_areas[name] = short_t.str(name)
+        if not short_areas[name].strip():
+            raise short_t.fail(name, "must not be empty")
 
     skills_t = table("skills.toml")
     skills: dict[str, dict[str, Any]] = {}
@@ -286,7 +300,7 @@ def load_pack(directory: str | Path | None = None) -> Pack:
         if k not in camps:
             raise rules_t.fail(f"default_camps[{i}]", f"unknown camp {k!r}")
     return Pack(str(d), width, height, tuple(areas), rules, skills, camps, chars, abilities,
-                cards, deck)
+                cards, deck, short_areas)
 
 
 _DEFAULT: Pack | None = None

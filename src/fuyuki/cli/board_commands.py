@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 import typer
+from rich.cells import cell_len
 from rich.console import Console, Group
 from rich.padding import Padding
 from rich.panel import Panel
@@ -46,31 +47,42 @@ def hp_bar(hp: int, max_hp: int, width: int = 12) -> Text:
     return Text("█" * filled, style=colour) + Text("░" * (width - filled), style="dim")
 
 
+CELL = 14   # a map cell's columns: five cells and their gaps fit an 80-column terminal
+
+
+def piece(ch: dict[str, Any]) -> Text:
+    """A character on the map: ★ master / ● servant, two characters of its short name, HP."""
+    tag = "★" if ch["role"] == "master" else "●"
+    style = _color(ch["camp"]) + (" bold" if ch["role"] == "servant" else "")
+    return Text(f"{tag}{ch['short'][:2]}{max(ch['hp'], 0)}", style=style)
+
+
 def map_table(view: dict[str, Any], texts) -> Table:
+    """The map in two lines a row (one when nobody stands in it): each area's short name with
+    its 陣地 (◇ in preparation, ◆ complete, in the camp's colour), then the pieces there."""
     m = view["map"]
-    table = Table(title=texts.t("ui.map"), show_header=False, show_lines=True, expand=False,
-                  padding=(0, 1))
-    for _ in range(m["width"]):   # long names fold onto a second line: never cut to look alike
-        table.add_column(min_width=12, max_width=13, overflow="fold")
-    terr = {}
+    table = Table(show_header=False, box=None, padding=(0, 1, 0, 0), expand=False)
+    for _ in range(m["width"]):   # a crowded area folds onto more lines: never cut
+        table.add_column(width=CELL, overflow="fold")
+    terr: dict[tuple[int, int], list[dict[str, Any]]] = {}
     for c in view["camps"]:
         if c["territory"]:
             terr.setdefault(tuple(c["territory"]["pos"]), []).append(c)
     for r in range(m["height"]):
-        row = []
+        names, pieces = [], []
         for col in range(m["width"]):
-            cell = Text(m["areas"][r][col], style="bold dim")
+            cell = Text(texts.pack.short_area(m["areas"][r][col]), style="dim")
             for camp in terr.get((r, col), []):
-                mark = "◆" if camp["territory"]["done"] else "◇"
-                cell.append(f" {mark}", style=_color(camp["seat"]))
+                cell.append("◆" if camp["territory"]["done"] else "◇", style=_color(camp["seat"]))
+            names.append(cell)
+            here = Text()
             for ch in view["chars"]:
                 if ch["alive"] and tuple(ch["pos"]) == (r, col):
-                    cell.append("\n")
-                    style = _color(ch["camp"]) + (" bold" if ch["role"] == "servant" else "")
-                    tag = "★" if ch["role"] == "master" else "●"
-                    cell.append(f"{tag}{ch['short']} {ch['hp']}", style=style)
-            row.append(cell)
-        table.add_row(*row)
+                    here.append_text(piece(ch))
+            pieces.append(here)
+        table.add_row(*names)
+        if any(pieces):
+            table.add_row(*pieces)
     return table
 
 
@@ -100,19 +112,64 @@ def chars_table(view: dict[str, Any], texts) -> Table:
     return table
 
 
-def camps_line(view: dict[str, Any], texts) -> Text:
+def _char_state(ch: dict[str, Any], t) -> str:
+    if not ch["alive"]:
+        return t("ui.dead")
+    out = f"{max(ch['hp'], 0)}/{ch['max_hp']}"
+    for flag, key in ((ch["stray"], "ui.stray"), (ch["alone"], "ui.alone")):
+        if flag:
+            out += f" {t(key)}"
+    for stat in ("at", "df"):
+        if ch[f"boost_{stat}"]:
+            out += f" {stat.upper()}+{ch[f'boost_{stat}']}"
+    return out
+
+
+def camp_lines(view: dict[str, Any], texts) -> Text:
+    """One line a camp: 令呪, hand, plotted, 陣地, and each of its characters' HP (dead ones
+    marked); stray servants on a line of their own."""
     t = texts.t
     out = Text()
+    areas = view["map"]["areas"]
     for c in view["camps"]:
-        style = _color(c["seat"]) + (" strike" if c["out"] else "")
-        out.append(f"{pick(c['name'], texts.lang)}", style=style)
-        terr = ""
+        out.append(pick(c["name"], texts.lang),
+                   style="bold " + _color(c["seat"]) + (" strike" if c["out"] else ""))
+        out.append(f" {t('ui.spells')}{c['spells']} {t('ui.hand')}{c['hand_count']} "
+                   f"{t('ui.plotted')}{c['plotted_count']}/{c['ch']}", style="dim")
         if c["territory"]:
-            terr = f" {t('ui.territory')}:{view['map']['areas'][c['territory']['pos'][0]][c['territory']['pos'][1]]}"
-        out.append(f" [{t('ui.spells')} {c['spells']} / {t('ui.hand')} {c['hand_count']} / "
-                   f"{t('ui.plotted')} {c['plotted_count']}/{c['ch']}{terr}]  ")
-    out.append("\n" + t("ui.deck", deck=view["deck_count"], discard=len(view["discard"])),
-               style="dim")
+            r, col = c["territory"]["pos"]
+            out.append(f" {'◆' if c['territory']['done'] else '◇'}{texts.pack.short_area(areas[r][col])}",
+                       style=_color(c["seat"]))
+        for ch in view["chars"]:
+            if ch["camp"] == c["seat"] and not (ch["stray"] and ch["alive"]):
+                out.append(" " + ("★" if ch["role"] == "master" else "●") + ch["short"],
+                           style=_color(c["seat"]))
+                out.append(_char_state(ch, t))
+        out.append("\n")
+    strays = [ch for ch in view["chars"] if ch["stray"] and ch["alive"]]
+    if strays:
+        out.append(t("ui.stray") + ":", style="bold")
+        for ch in strays:
+            out.append(f" ●{ch['short']}{_char_state(ch, t)}")
+        out.append("\n")
+    out.rstrip()
+    return out
+
+
+def hand_line(view: dict[str, Any], texts) -> Text:
+    """Your hand and plotted cards by name (their texts: ``?``), and the deck, on one line."""
+    t = texts.t
+    out = Text()
+    for label, items in ((t("ui.hand"), view.get("hand", [])),
+                         (t("ui.plotted"), view.get("plotted", []))):
+        counts: dict[str, int] = {}
+        for h in items:
+            counts[h["card"]] = counts.get(h["card"], 0) + 1
+        names = [texts.pack.cards[c].name + (f"×{n}" if n > 1 else "") for c, n in counts.items()]
+        out.append(f"{label}: ", style="bold")
+        out.append(("・" if texts.lang == "ja" else ", ").join(names) or t("ui.none"))
+        out.append("  ")
+    out.append(t("ui.deck", deck=view["deck_count"], discard=len(view["discard"])), style="dim")
     return out
 
 
@@ -137,9 +194,11 @@ def hand_panel(view: dict[str, Any], texts) -> Panel:
 
 
 def screen(view: dict[str, Any], texts, with_hand: bool) -> Group:
-    parts: list[Any] = [map_table(view, texts), chars_table(view, texts), camps_line(view, texts)]
+    """The state in a few lines so that it and the prompt fit 80×24: the map, a line a camp,
+    your cards. ``?`` at a prompt adds the characters' AT/DF and the cards' texts."""
+    parts: list[Any] = [map_table(view, texts), camp_lines(view, texts)]
     if with_hand:
-        parts.append(hand_panel(view, texts))
+        parts.append(hand_line(view, texts))
     return Group(*parts)
 
 
@@ -153,7 +212,7 @@ def event_style(kind: str) -> str:
 # What the short summary above a prompt keeps: outcomes, not every step.
 SUMMARY_KINDS = ("attack", "hit", "damage", "death", "camp_out", "stray", "spell", "recontract",
                  "territory_done", "territory_destroyed", "revive")
-SUMMARY_LINES = 6
+SUMMARY_LINES = 3   # the events themselves are printed just above the screen
 
 
 class Printer:
@@ -200,8 +259,26 @@ def merged_options(decision: Decision, texts) -> list[tuple[str, Any]]:
     return list(seen.items())
 
 
+def option_lines(labels: list[str], width: int) -> list[Text]:
+    """The numbered options packed side by side on as few lines as the width allows."""
+    lines: list[Text] = []
+    line = Text()
+    for i, label in enumerate(labels, 1):
+        item = f"{i}. {label}"
+        if line and line.cell_len + 3 + cell_len(item) > width - 1:
+            lines.append(line)
+            line = Text()
+        line.append(("   " if line else "  ") + item)
+    return lines + [line] if line else lines
+
+
 def board_help(console: Console, decision: Decision, texts, options) -> None:
+    """The help of a decision: the characters with AT/DF, your cards with their texts, what
+    the decision means and what each option does."""
     t = texts.t
+    console.print(chars_table(texts.view, texts))
+    if "hand" in texts.view:
+        console.print(hand_panel(texts.view, texts))
     console.print(Text(t("help.title", prompt=texts.prompt(decision.to_json())), style="bold cyan"))
     console.print(Padding(Text(t(f"help.{decision.kind}")), (0, 0, 0, 2)))
     for i, (label, opt) in enumerate(options, 1):
@@ -213,29 +290,43 @@ def board_help(console: Console, decision: Decision, texts, options) -> None:
     console.print(Text(t("help.more"), style="dim"))
 
 
+SCREEN_LINES = 24   # the state, the outcomes since your last choice and the prompt fit this
+
+
 def ask_human(console: Console, game, seat: int, lang: str, decision: Decision,
               explained: set[str] | None = None, outcomes: list[str] | None = None) -> Any:
+    """Draw the state (for the choices of your own turn and battles), the latest outcomes as
+    far as 80×24 leaves room, the question and the options; read the answer."""
     from fuyuki.board.text import Texts
     from fuyuki.cli.prompt import ask
 
     view = game.view(seat)
     texts = Texts(game.pack, view, lang)
+    head: list[Any] = []
     if decision.kind in ("plot", "group", "part", "defence", "means", "target", "battle",
                          "move", "action"):
-        console.print(screen(view, texts, with_hand=True))
-    if outcomes:
-        console.print(Text(texts.t("ui.since"), style="bold"))
-        for line in outcomes:
-            console.print(Text(f"  {line}"))
-    console.print(Text(texts.t("ui.your_turn", camp=texts.camp(seat)), style="bold " + _color(seat)))
-    console.print(Text(texts.prompt(decision.to_json()), style="bold"))
+        head.append(screen(view, texts, with_hand=True))
+    tail: list[Any] = [
+        Text(texts.t("ui.your_turn", camp=texts.camp(seat)), style="bold " + _color(seat)),
+        Text(texts.prompt(decision.to_json()), style="bold")]
     if explained is not None and decision.kind in EXPLAINED and decision.kind not in explained:
         explained.add(decision.kind)
-        console.print(Padding(Text(texts.t(f"help.{decision.kind}"), style="yellow"),
-                              (0, 0, 0, 2)))
+        tail.append(Padding(Text(texts.t(f"help.{decision.kind}"), style="yellow"), (0, 0, 0, 2)))
     options = merged_options(decision, texts)
-    for i, (label, _) in enumerate(options, 1):
-        console.print(Text(f"  {i}. {label}"))
+    tail += option_lines([label for label, _ in options], console.width)
+    used = sum(len(console.render_lines(r, pad=False)) for r in head + tail) + 2  # + since, input
+    room = SCREEN_LINES - used if head else SUMMARY_LINES
+    shown: list[Text] = []
+    for line in reversed(outcomes or []):     # the latest outcomes, as many as fit
+        text = Text(f"  {line}")
+        room -= len(console.render_lines(text, pad=False))
+        if room < 0:
+            break
+        shown.insert(0, text)
+    if shown:
+        head += [Text(texts.t("ui.since"), style="bold"), *shown]
+    for part in head + tail:
+        console.print(part)
     index = ask(console, lang, [[label, str(opt)] for label, opt in options],
                 lambda: board_help(console, decision, texts, options))
     return options[index][1]
