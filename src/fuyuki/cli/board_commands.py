@@ -134,8 +134,9 @@ def camp_lines(view: dict[str, Any], texts) -> Text:
     for c in view["camps"]:
         out.append(pick(c["name"], texts.lang),
                    style="bold " + _color(c["seat"]) + (" strike" if c["out"] else ""))
-        out.append(f" {t('ui.spells')}{c['spells']} {t('ui.hand')}{c['hand_count']} "
-                   f"{t('ui.plotted')}{c['plotted_count']}/{c['ch']}", style="dim")
+        gap = "" if texts.lang == "ja" else " "       # 令呪3 手札5 / 令呪 3 hand 5
+        out.append(f" {t('ui.spells')}{gap}{c['spells']} {t('ui.hand')}{gap}{c['hand_count']} "
+                   f"{t('ui.plotted')}{gap}{c['plotted_count']}/{c['ch']}", style="dim")
         if c["territory"]:
             r, col = c["territory"]["pos"]
             out.append(f" {'◆' if c['territory']['done'] else '◇'}{texts.pack.short_area(areas[r][col])}",
