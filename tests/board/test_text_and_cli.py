@@ -81,18 +81,25 @@ def test_interactive_play_reads_choices() -> None:
     assert "Hand" in r.output
 
 
-@pytest.mark.parametrize("lang,players,marker,answers", [
-    ("ja", 5, "（? でヘルプ） >", "1\n" * 3000),
-    ("en", 4, "(? for help) >", "1\n" * 3000),
-    ("ja", 5, "（? でヘルプ） >", "\n".join(random.Random(9).choices("1223", k=3000)) + "\n"),
+ONES = "1\n" * 3000
+
+
+def _mixed(seed: int) -> str:
+    return "\n".join(random.Random(seed).choices("1223", k=3000)) + "\n"
+
+
+@pytest.mark.parametrize("lang,players,answers,flags", [
+    ("ja", 5, ONES, []), ("en", 4, ONES, []), ("ja", 5, _mixed(9), []),
+    ("ja", 4, _mixed(5), ["--tutorial"]),
 ])
 def test_at_80x24_the_map_the_camps_and_the_prompt_fit_one_screen(
-        lang: str, players: int, marker: str, answers: str) -> None:
+        lang: str, players: int, answers: str, flags: list[str]) -> None:
     """Whenever the state is drawn before a choice, it and the prompt fit 24 lines of 80
     columns (the characters' AT/DF and the cards' texts come with ``?``); the outcomes since
     the last choice take the room that is left."""
+    marker = "（? でヘルプ） >" if lang == "ja" else "(? for help) >"
     r = runner.invoke(app, ["board", "play", "--seed", "4", "--players", str(players),
-                            "--lang", lang], input=answers)
+                            "--lang", lang, *flags], input=answers)
     assert r.exit_code == 0, r.output[-2000:]
     # the runner does not echo the Enter after a prompt: what follows starts a new line
     lines = r.output.replace(marker + " ", marker + "\n").splitlines()
@@ -102,6 +109,35 @@ def test_at_80x24_the_map_the_camps_and_the_prompt_fit_one_screen(
     for i in starts[:-1]:          # the last one is the end of the game: no prompt follows
         end = next(j for j in range(i, len(lines)) if marker in lines[j])
         assert end - i + 1 <= 24, "\n".join(lines[i:end + 1])
+
+
+def test_tutorial_explains_each_decision_and_event_kind_once() -> None:
+    answers = _mixed(9)
+    r = runner.invoke(app, ["board", "play", "--seed", "4", "--tutorial"], input=answers)
+    assert r.exit_code == 0, r.output[-2000:]
+    lessons = [line.strip() for line in r.output.splitlines() if "【チュートリアル】" in line]
+    assert len(lessons) == len(set(lessons)) >= 10           # each one once
+    for first_words in ("【チュートリアル】仕込み", "【チュートリアル】《攻撃》です",
+                        "【チュートリアル】HPが0以下", "【チュートリアル】行動フェイズは"):
+        assert sum(x.startswith(first_words) for x in lessons) == 1, first_words
+    plain = runner.invoke(app, ["board", "play", "--seed", "4"], input=answers)
+    assert "チュートリアル" not in plain.output
+    assert plain.output.count("仕込み：手札から1枚まで") == 1   # explained once even so
+
+
+def test_tutorial_territory_lesson_reads_its_numbers_from_the_rules() -> None:
+    from fuyuki.board.content import load_pack
+    from fuyuki.cli.board_commands import Teacher
+
+    game = board.new_game(players=2, seed=1)
+    register()
+    texts = Texts(game.pack, game.view(0), "en")
+    lesson = Teacher(tutorial=True).event("territory_done", texts)
+    rules = load_pack().rules
+    assert lesson is not None
+    assert f"DF +{rules['territory_df']}" in lesson.plain
+    assert f"heal {rules['territory_heal']} HP" in lesson.plain
+    assert Teacher(tutorial=False).event("territory_done", texts) is None
 
 
 def test_help_shows_every_characters_at_df_and_the_cards_texts() -> None:

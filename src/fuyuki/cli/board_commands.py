@@ -220,10 +220,12 @@ class Printer:
     """Prints the events a seat may see, as they come, through ``view(seat, since=...)``, and
     keeps the outcomes since the player's last decision for the summary above the prompt."""
 
-    def __init__(self, console: Console, game, seat: Optional[int], lang: str, show_map_each_turn: bool):
+    def __init__(self, console: Console, game, seat: Optional[int], lang: str,
+                 show_map_each_turn: bool, teacher: Optional[Teacher] = None):
         from fuyuki.board.text import Texts
 
         self.console, self.game, self.seat, self.lang = console, game, seat, lang
+        self.teacher = teacher
         self.seen = 0
         self.maps = show_map_each_turn
         self._Texts = Texts
@@ -237,6 +239,9 @@ class Printer:
                 self.console.print(screen(view, texts, with_hand=False))
             line = texts.event(ev)
             self.console.print(Text(line, style=event_style(ev["kind"])))
+            lesson = self.teacher.event(ev["kind"], texts) if self.teacher else None
+            if lesson is not None:
+                self.console.print(lesson)
             if ev["kind"] in SUMMARY_KINDS:
                 self.outcomes.append(line.strip())
         self.seen = view["event_count"]
@@ -250,6 +255,38 @@ class Printer:
 
 # Decisions whose meaning a new player cannot guess: explained the first time they come up.
 EXPLAINED = ("plot", "spell_window")
+# Events a tutorial explains the first time they happen.
+TAUGHT_EVENTS = ("attack", "death", "camp_out", "stray", "territory_built", "territory_done",
+                 "revive", "recontract", "spell")
+
+
+class Teacher:
+    """What a new player is told once: the decisions whose meaning nobody can guess, and with
+    ``--tutorial`` every kind of decision and the first event of each kind above."""
+
+    def __init__(self, tutorial: bool = False) -> None:
+        self.tutorial = tutorial
+        self.told: set[str] = set()
+
+    def _first(self, key: str) -> bool:
+        if key in self.told:
+            return False
+        self.told.add(key)
+        return True
+
+    def decision(self, kind: str, texts) -> Optional[Padding]:
+        if not (self.tutorial or kind in EXPLAINED) or not self._first("decision." + kind):
+            return None
+        head = texts.t("tutorial.head") if self.tutorial else ""
+        return Padding(Text(head + texts.t(f"help.{kind}"), style="yellow"), (0, 0, 0, 2))
+
+    def event(self, kind: str, texts) -> Optional[Text]:
+        if not self.tutorial or kind not in TAUGHT_EVENTS or not self._first("event." + kind):
+            return None
+        r = texts.pack.rules
+        lesson = texts.t(f"tutorial.{kind}", df=r["territory_df"], heal=r["territory_heal"],
+                         revive=r["revive_hp"], spells=r["command_spells"])
+        return Text(texts.t("tutorial.head") + lesson, style="bold yellow")
 
 
 def merged_options(decision: Decision, texts) -> list[tuple[str, Any]]:
@@ -295,7 +332,7 @@ SCREEN_LINES = 24   # the state, the outcomes since your last choice and the pro
 
 
 def ask_human(console: Console, game, seat: int, lang: str, decision: Decision,
-              explained: set[str] | None = None, outcomes: list[str] | None = None) -> Any:
+              teacher: Teacher | None = None, outcomes: list[str] | None = None) -> Any:
     """Draw the state (for the choices of your own turn and battles), the latest outcomes as
     far as 80×24 leaves room, the question and the options; read the answer."""
     from fuyuki.board.text import Texts
@@ -310,9 +347,9 @@ def ask_human(console: Console, game, seat: int, lang: str, decision: Decision,
     tail: list[Any] = [
         Text(texts.t("ui.your_turn", camp=texts.camp(seat)), style="bold " + _color(seat)),
         Text(texts.prompt(decision.to_json()), style="bold")]
-    if explained is not None and decision.kind in EXPLAINED and decision.kind not in explained:
-        explained.add(decision.kind)
-        tail.append(Padding(Text(texts.t(f"help.{decision.kind}"), style="yellow"), (0, 0, 0, 2)))
+    lesson = teacher.decision(decision.kind, texts) if teacher else None
+    if lesson is not None:
+        tail.append(lesson)
     options = merged_options(decision, texts)
     tail += option_lines([label for label, _ in options], console.width)
     used = sum(len(console.render_lines(r, pad=False)) for r in head + tail) + 2  # + since, input
@@ -363,6 +400,9 @@ def play(
     bots_only: bool = typer.Option(False, "--bots-only", help="bots play every seat; print the game"),
     save: Optional[Path] = typer.Option(None, help="save the game record (JSON) here"),
     pack: Optional[Path] = typer.Option(None, help="a content pack directory"),
+    tutorial: bool = typer.Option(False, "--tutorial",
+                                  help="explain each new decision and the first attack, death, "
+                                  "陣地 … once"),
 ) -> None:
     """Play the board game in the terminal against bots (or watch bots play)."""
     import secrets
@@ -387,7 +427,9 @@ def play(
             raise FuyukiError(f"--seat must be 0 to {game.n - 1}")
         human = None if bots_only else seat
         agents = [make_bot(bots, seed, s) for s in range(game.n)]
-        printer = Printer(console, game, human, lang, show_map_each_turn=bots_only)
+        teacher = Teacher(tutorial)
+        printer = Printer(console, game, human, lang, show_map_each_turn=bots_only,
+                          teacher=teacher)
         from fuyuki.board.text import Texts, register
 
         register()
@@ -396,12 +438,11 @@ def play(
         if human is not None:
             from fuyuki.cli.opening import opening
             console.print(opening("board", lang))
-        explained: set[str] = set()
         while not game.over:
             printer.flush()
             for s, decision in game.pending().items():
                 if s == human:
-                    choice = ask_human(console, game, s, lang, decision, explained,
+                    choice = ask_human(console, game, s, lang, decision, teacher,
                                        printer.summary())
                 else:
                     choice = agents[s].choose(game.view(s), decision)
