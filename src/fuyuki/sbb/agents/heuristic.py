@@ -14,17 +14,25 @@ away from its land). It protects a lead (聖杯出現 when ahead)
 and uses its abilities (宝石魔術 when it turns a battle, 強運 against an effect aimed at it,
 身代わり, つばめ返し on the richest victim). Its numbers are the bot's judgement, not rules;
 they were tuned with ``benchmarks/bot_paired.py`` against random and earlier heuristic bots.
+
+Speed: this module is compiled with the engine (``fuyuki._build.COMPILED``) and typed for it.
+A bid's rating reads the view once (:class:`BidTable`: what does not change with the lands'
+gems), so the parent's extra gem rates its bids on each land from one reading; the card
+facts come from the card set's :class:`~fuyuki.sbb.cards.CardTable`. The arithmetic is the
+same, operation for operation: ``tests/sbb/test_bot_choices.py`` checks that the bot makes
+the choices and gives the bid scores, bit for bit, that it did before.
 """
 
 from __future__ import annotations
 
 import math
 import random
-from collections import Counter
-from typing import Any
+from typing import Any, ClassVar
+
+from mypy_extensions import mypyc_attr
 
 from fuyuki.core.protocol import Decision
-from fuyuki.sbb.cards import CardSet, card_value, parse_action
+from fuyuki.sbb.cards import COLOURS, CardSet, Servant, card_table, card_value, parse_action
 
 MASTER_PREF = {"rin": 9.5, "illya": 9, "zouken": 8, "kirei": 7, "sakura": 6, "bazett": 6,
                "kuzuki": 5, "taiga": 4, "shinji": 3, "shirou": 3}
@@ -38,9 +46,31 @@ LOSS = 1.0       # losing my servant in a battle: the gem I return
 SERVANT_WORTH = 0.3  # ... and per point of power my servant has above a fresh one's mean
 
 
+class BidTable:
+    """What rating a bid reads from a view, apart from the lands' gems: read once per view."""
+
+    def __init__(self, seat: int, gems: list[int], power: int, servant: Servant | None,
+                 rivals: list[float], target: float, effect: float,
+                 sorties: dict[str, list[int]], nps: dict[str, list[int]], unseen: int,
+                 loss: float, lead: int) -> None:
+        self.seat = seat
+        self.gems = gems
+        self.power = power            # my servant's power (1 if I have none)
+        self.servant = servant
+        self.rivals = rivals          # each bidding rival's power as I know it
+        self.target = target          # the gems that meet my victory condition
+        self.effect = effect          # what my 宝具's effect is worth beyond the gems
+        self.sorties = sorties        # the unseen sortie values of each land's colour
+        self.nps = nps                # ... and the unseen 宝具 values
+        self.unseen = unseen
+        self.loss = loss              # what losing my servant in a battle costs
+        self.lead = lead
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)   # the simulator's full-state variant
 class HeuristicBot:
-    name = "heuristic"
-    needs_view = True
+    name: ClassVar[str] = "heuristic"
+    needs_view: ClassVar[bool] = True
 
     def __init__(self, seed: int = 0, cards: CardSet | None = None) -> None:
         self.rng = random.Random(seed)
@@ -57,40 +87,76 @@ class HeuristicBot:
         opts = decision.options
         if len(opts) == 1:
             return opts[0]
-        handler = getattr(self, "_" + decision.kind, None)
-        if handler is None:
-            return self.rng.choice(opts)
-        return handler(view, decision)
+        kind = decision.kind
+        if kind == "bid":
+            return self._bid(view, decision)
+        if kind == "place_gem":
+            return self._place_gem(view, decision)
+        if kind == "draft_master":
+            return self._draft_master(view, decision)
+        if kind == "draft_servant":
+            return self._draft_servant(view, decision)
+        if kind == "luck":
+            return self._luck(view, decision)
+        if kind == "substitute":
+            return self._substitute(view, decision)
+        if kind == "tsubame":
+            return self._tsubame(view, decision)
+        if kind == "swap":
+            return self._swap(view, decision)
+        if kind == "jewel":
+            return self._jewel(view, decision)
+        return self.rng.choice(opts)
 
     # ------------------------------------------------------------ drafts and gems
-    def _draft_master(self, view, d: Decision):
-        return max(d.options, key=lambda c: (MASTER_PREF.get(c, 5), c))
+    # (explicit loops rather than max(key=lambda ...): a closure in compiled code makes a
+    # reference cycle, and the simulator pauses the cycle collector while games play)
+    def _draft_master(self, view: dict[str, Any], d: Decision) -> Any:
+        best: Any = None
+        best_key = (0.0, "")
+        for c in d.options:   # max(): the first of the best
+            key = (MASTER_PREF.get(c, 5), c)
+            if best is None or key > best_key:
+                best, best_key = c, key
+        return best
 
-    def _draft_servant(self, view, d: Decision):
-        def value(c: str) -> float:
-            if c in SERVANT_PREF:
-                return SERVANT_PREF[c]
-            sv = self.cards.servants.get(c)
-            return sv.power * 2 if sv else 0
-        return max(d.options, key=lambda c: (value(c), c))
+    def _draft_servant(self, view: dict[str, Any], d: Decision) -> Any:
+        best: Any = None
+        best_key = (0.0, "")
+        for c in d.options:
+            key = (self._servant_value(c), c)
+            if best is None or key > best_key:
+                best, best_key = c, key
+        return best
 
-    def _place_gem(self, view, d: Decision):
+    def _servant_value(self, c: str) -> float:
+        if c in SERVANT_PREF:
+            return SERVANT_PREF[c]
+        sv = self.cards.servants.get(c)
+        return sv.power * 2 if sv else 0
+
+    def _place_gem(self, view: dict[str, Any], d: Decision) -> Any:
         """The extra gem goes where my best bid would then be worth the most (the rivals
         are drawn toward the gems: a gem may also lure them away from my best land)."""
         hand = view["me"]["hand"]
         if not hand:
             return d.options[0]
+        table = self.bid_table(view)
+        lands = view["lands"]
         best, best_score = d.options[0], -math.inf
         for land_id in d.options:
-            lands = [dict(l, gems=l["gems"] + (l["id"] == land_id)) for l in view["lands"]]
-            scores = self.bid_scores(dict(view, lands=lands), hand)
+            gems = {self._colour(l["id"]): l["gems"] + (l["id"] == land_id) for l in lands}
+            scores = self._scores(view, table, gems, hand)
             score = max(scores.values()) + self.rng.random() * 0.01
             if score > best_score:
                 best, best_score = land_id, score
         return best
 
     # ------------------------------------------------------------ the bid
-    def _my_power(self, view) -> int:
+    def _colour(self, land: str) -> str:
+        return self.cards.lands[land].colour
+
+    def _my_power(self, view: dict[str, Any]) -> int:
         return self._power_of(view["me"], unknown=1)
 
     def _power_of(self, p: dict[str, Any], unknown: int = 0) -> int:
@@ -103,123 +169,163 @@ class HeuristicBot:
             power += int(m.params.get("power", 0)) if m else 0
         return power
 
-    def _unseen_power(self, view) -> float:
+    def _unseen_power(self, view: dict[str, Any]) -> float:
         """The mean power of the servants this seat cannot see: neither its own, nor face
         up, nor discarded."""
-        seen = Counter(p["servant"] for p in view["seats"] if p["servant"])
-        seen.update(view["discards"]["servant"])
-        seen[view["me"]["servant"]] += 1
-        powers = []
+        seen: dict[str, int] = {}
+        for p in view["seats"]:
+            if p["servant"]:
+                seen[p["servant"]] = seen.get(p["servant"], 0) + 1
+        for sid in view["discards"]["servant"]:
+            seen[sid] = seen.get(sid, 0) + 1
+        mine = view["me"]["servant"]
+        if mine is not None:
+            seen[mine] = seen.get(mine, 0) + 1
+        total = 0
+        count = 0
         for sid, sv in self.cards.servants.items():
-            if seen[sid]:
-                seen[sid] -= 1
+            k = seen.get(sid, 0)
+            if k:
+                seen[sid] = k - 1
             else:
-                powers.append(sv.power)
-        return sum(powers) / len(powers) if powers else 2.0
+                total += sv.power
+                count += 1
+        return total / count if count else 2.0
 
-    def _rivals(self, view) -> list[tuple[dict[str, Any], float]]:
+    def _rivals(self, view: dict[str, Any], unseen: float) -> list[float]:
         """The other seats that will bid (cards in hand), each with its servant's power as
-        this seat knows it (face up: exact; face down: the mean of the unseen)."""
-        unseen = self._unseen_power(view)
-        return [(p, self._power_of(p, unknown=0) if p["servant"] else unseen)
-                for p in view["seats"]
-                if p["seat"] != view["seat"] and p["hand_size"] > 0]
+        this seat knows it (face up: exact; face down: ``unseen``, the mean of the unseen)."""
+        me = view["seat"]
+        return [float(self._power_of(p, unknown=0)) if p["servant"] else unseen
+                for p in view["seats"] if p["seat"] != me and p["hand_size"] > 0]
 
-    def _bid(self, view, d: Decision):
+    def _bid(self, view: dict[str, Any], d: Decision) -> Any:
         scores = self.bid_scores(view, d.options)
-        return max(scores, key=lambda c: scores[c] + self.rng.random() * 0.05)
+        best: Any = None
+        best_key = 0.0
+        for c, score in scores.items():   # max(): the first of the best
+            key = score + self.rng.random() * 0.05
+            if best is None or key > best_key:
+                best, best_key = c, key
+        return best
 
-    def unseen_actions(self, view) -> tuple[dict[str, list[int]], dict[str, list[int]], int]:
+    def unseen_actions(self, view: dict[str, Any]
+                       ) -> tuple[dict[str, list[int]], dict[str, list[int]], int]:
         """The action cards this seat cannot see (in the deck or the others' hands), counted
         from the view: every card of the lands' colours less my hand and the action discard.
         Returns the sortie values and the 宝具 values left per colour, and how many unseen
         cards there are in all (events included: the deck and the others' hands)."""
-        gone = Counter(view["me"]["hand"])
-        gone.update(view["discards"]["action"])
+        t = card_table(self.cards)
+        gone = [0] * len(t.names)
+        for cards in (view["me"]["hand"], view["discards"]["action"]):
+            for card in cards:
+                c = t.ids.get(card, -1)
+                if c >= 0:
+                    gone[c] += 1
         sorties: dict[str, list[int]] = {}
         nps: dict[str, list[int]] = {}
         for land in view["lands"]:
-            colour = self.cards.lands[land["id"]].colour
+            colour = self._colour(land["id"])
             s_left, n_left = sorties.setdefault(colour, []), nps.setdefault(colour, [])
-            for card in self.cards.actions_of(colour):
-                if gone[card]:
-                    gone[card] -= 1
-                    continue
-                (s_left if "-sortie-" in card else n_left).append(card_value(card))
-        unseen = view["decks"]["action"] + sum(
-            p["hand_size"] for p in view["seats"] if p["seat"] != view["seat"])
+            for c in t.actions[COLOURS.index(colour)]:
+                if gone[c]:
+                    gone[c] -= 1
+                elif t.np[c]:
+                    n_left.append(t.value[c])
+                else:
+                    s_left.append(t.value[c])
+        unseen: int = view["decks"]["action"]
+        me = view["seat"]
+        for p in view["seats"]:
+            if p["seat"] != me:
+                unseen += p["hand_size"]
         return sorties, nps, unseen
 
-    def bid_scores(self, view, options) -> dict[str, float]:
+    def bid_table(self, view: dict[str, Any]) -> BidTable:
+        """What rating a bid reads from ``view``, apart from the lands' gems."""
+        seat: int = view["seat"]
+        gems: list[int] = [p["gems"] for p in view["seats"]]
+        lead = gems[seat] - max([g for i, g in enumerate(gems) if i != seat])
+        power = self._my_power(view)
+        sv = self.cards.servants.get(view["me"]["servant"] or "")
+        unseen_power = self._unseen_power(view)
+        rivals = self._rivals(view, unseen_power)
+        target = self._victory_target(view)
+        effect = self._np_effect_worth(view, sv)
+        left_s, left_n, unseen = self.unseen_actions(view)
+        loss = self._loss_cost(view, power, unseen_power)
+        return BidTable(seat, gems, power, sv, rivals, target, effect, left_s, left_n, unseen,
+                        loss, lead)
+
+    def bid_scores(self, view: dict[str, Any], options: Any) -> dict[str, float]:
         """What each card of ``options`` is worth as this seat's bid (the bot bids the best,
         with a little noise); :mod:`.belief` reads them as an opponent's likelihoods.
 
         A rival's bid is one of the cards this seat cannot see (counted from the view), its
         land drawn toward the gems by ``GEM_PULL``."""
-        seat = view["seat"]
-        gems = [p["gems"] for p in view["seats"]]
-        lead = gems[seat] - max(g for i, g in enumerate(gems) if i != seat)
-        power = self._my_power(view)
-        sv = self.cards.servants.get(view["me"]["servant"] or "")
-        rivals = self._rivals(view)
-        target = self._victory_target(view)
-        effect = self._np_effect_worth(view, sv)
-        land_gems = {self.cards.lands[l["id"]].colour: l["gems"] for l in view["lands"]}
+        gems = {self._colour(l["id"]): l["gems"] for l in view["lands"]}
+        return self._scores(view, self.bid_table(view), gems, options)
+
+    def _scores(self, view: dict[str, Any], t: BidTable, land_gems: dict[str, int],
+                options: Any) -> dict[str, float]:
+        """:meth:`bid_scores` of ``options`` on the table ``t`` with these gems per colour."""
         total_gems = sum(land_gems.values()) or 1
-        left_s, left_n, unseen = self.unseen_actions(view)
-        loss = self._loss_cost(view, power)
-        n_actions = sum(len(left_s.get(c, ())) + len(left_n.get(c, ())) for c in land_gems)
-        unseen = max(unseen, n_actions, 1)
+        left_s, left_n = t.sorties, t.nps
+        n_actions = 0
+        for colour in land_gems:
+            n_actions += len(left_s.get(colour, [])) + len(left_n.get(colour, []))
+        unseen = max(t.unseen, n_actions, 1)
+        power, sv, rivals, mine = t.power, t.servant, t.rivals, t.gems[t.seat]
         scores: dict[str, float] = {}
         for card in options:
             a = parse_action(card)
             if a is None:
-                scores[card] = self._event_score(view, card, lead)
+                scores[card] = self._event_score(view, card, t.lead)
                 continue
             g = land_gems.get(a.colour, 0)
             sorties = left_s.get(a.colour) or list(self.cards.sortie_values)
             nps = left_n.get(a.colour) or list(self.cards.np_values)
-            n_c = len(left_s.get(a.colour, ())) + len(left_n.get(a.colour, ()))
+            n_c = len(left_s.get(a.colour, [])) + len(left_n.get(a.colour, []))
             # a rival bids on this land: an unseen card of its colour, drawn toward the gems
             pi = (1 - GEM_PULL) * n_c / unseen + GEM_PULL * g / total_gems * n_actions / unseen
             p_np = len(nps) / (len(nps) + len(sorties))
             total = power + a.value
+            is_sortie = a.kind == "sortie"
             alone = clear = beaten = safe = 1.0
-            for _, rp in rivals:
+            for rp in rivals:
                 # P(rival's sortie total < mine), ties half; P(rival's 宝具 total < mine)
-                s_lt = sum((rp + v < total) + 0.5 * (rp + v == total) for v in sorties) \
-                    / len(sorties)
-                n_lt = sum((rp + v < total) + 0.5 * (rp + v == total) for v in nps) / len(nps)
+                s_lt = _below(rp, sorties, total)
+                n_lt = _below(rp, nps, total)
                 alone *= 1 - pi
                 clear *= 1 - pi + pi * (1 - p_np) * s_lt
                 beaten *= 1 - pi + pi * ((1 - p_np) + p_np * n_lt)
                 # a rival's 宝具 that wins this land destroys my servant
-                n_ge = 1.0 if a.kind == "sortie" else \
-                    sum(rp + v > total for v in nps) / len(nps)
+                n_ge = 1.0 if is_sortie else _above(rp, nps, total)
                 safe *= 1 - pi * p_np * n_ge
-            if gems[seat] + g >= target:
-                g += REACH            # these gems would meet my victory condition
-            if a.kind == "sortie":
-                ev = g * clear
+            gain = float(g)
+            if mine + g >= t.target:
+                gain += REACH            # these gems would meet my victory condition
+            if is_sortie:
+                ev = gain * clear
             elif sv is not None and sv.np_as_sortie_vs_np:
                 no_np = 1.0
                 for _ in rivals:
                     no_np *= 1 - pi * p_np
-                ev = (no_np - alone) * (g + 0.5)   # つばめ返し beats 出撃 only
+                ev = (no_np - alone) * (gain + 0.5)   # つばめ返し beats 出撃 only
             else:
-                ev = (beaten - alone) * (g + effect)
+                ev = (beaten - alone) * (gain + t.effect)
             ev -= KEEP * a.value          # keep strong cards for later
-            ev -= (1 - safe) * loss
+            ev -= (1 - safe) * t.loss
             scores[card] = ev
         return scores
 
-    def _loss_cost(self, view, power: int) -> float:
+    def _loss_cost(self, view: dict[str, Any], power: int, unseen_power: float) -> float:
         """What losing my servant in a battle costs: the gem I return (if I hold one) and
-        the power my servant has above what a fresh one would bring."""
+        the power my servant has above what a fresh one would bring (``unseen_power``)."""
         gem = LOSS if view["seats"][view["seat"]]["gems"] > 0 else 0.0
-        return gem + SERVANT_WORTH * (power - self._unseen_power(view))
+        return gem + SERVANT_WORTH * (power - unseen_power)
 
-    def _victory_target(self, view) -> float:
+    def _victory_target(self, view: dict[str, Any]) -> float:
         """The gems that win me the game at the end of a round (final edition; イリヤ's
         聖杯の器: 10); infinite when no gem count wins."""
         if view["edition"] != "final" or view["mode"] == "big_battle":
@@ -227,7 +333,7 @@ class HeuristicBot:
         m = self.cards.masters.get(view["me"]["master"] or "")
         return int(m.params.get("victory", 12)) if m and m.ability == "vessel" else 12
 
-    def _np_effect_worth(self, view, sv) -> float:
+    def _np_effect_worth(self, view: dict[str, Any], sv: Servant | None) -> float:
         """What resolving my 宝具 is worth beyond the gems: nothing against a visible
         アヴェンジャー (it takes mine down with it), nor when every rival is visibly safe from
         it (ゴッドハンド against a plain destruction); a face-down rival may suffer it."""
@@ -248,7 +354,7 @@ class HeuristicBot:
                 hurt = True
         return EFFECT if hurt else 0.0
 
-    def _event_score(self, view, card: str, lead: int) -> float:
+    def _event_score(self, view: dict[str, Any], card: str, lead: int) -> float:
         ev = self.cards.events.get(card)
         kind = ev.kind if ev else ""
         if kind == "grail":
@@ -256,31 +362,43 @@ class HeuristicBot:
         if kind == "swap":
             me = view["me"]
             mine = SERVANT_PREF.get(me["servant"] or "", 5)
-            best = max((SERVANT_PREF.get(p["servant"], 5) for p in view["seats"]
-                        if p["servant"] and p["seat"] != view["seat"]), default=0)
+            best = max([SERVANT_PREF.get(p["servant"], 5) for p in view["seats"]
+                        if p["servant"] and p["seat"] != view["seat"]], default=0)
             return 1.5 if best - mine >= 4 else -3.0
         return -4.0  # 強運: keep it for a reaction
 
     # ------------------------------------------------------------ abilities
-    def _luck(self, view, d: Decision):
+    def _luck(self, view: dict[str, Any], d: Decision) -> Any:
         if "use" in d.options and view["seat"] in d.info.get("targets", ()):
             return "use"
         return "decline"
 
-    def _substitute(self, view, d: Decision):
+    def _substitute(self, view: dict[str, Any], d: Decision) -> Any:
         sv = self.cards.servants.get(view["me"]["servant"] or "")
         return "yes" if sv is not None and SERVANT_PREF.get(sv.id, 5) >= 4 else "no"
 
-    def _tsubame(self, view, d: Decision):
-        return max(d.options, key=lambda s: (view["seats"][s]["gems"], -s))
+    def _tsubame(self, view: dict[str, Any], d: Decision) -> Any:
+        seats = view["seats"]
+        best: Any = None
+        best_key = (0, 0)
+        for s in d.options:   # max(): the first of the best
+            key = (seats[s]["gems"], -s)
+            if best is None or key > best_key:
+                best, best_key = s, key
+        return best
 
-    def _swap(self, view, d: Decision):
-        def value(s: int) -> float:
-            p = view["seats"][s]
-            return SERVANT_PREF.get(p["servant"], 5) if p["servant"] else 5.0
-        return max(d.options, key=lambda s: (value(s), -s))
+    def _swap(self, view: dict[str, Any], d: Decision) -> Any:
+        seats = view["seats"]
+        best: Any = None
+        best_key = (0.0, 0)
+        for s in d.options:
+            p = seats[s]
+            key = (SERVANT_PREF.get(p["servant"], 5) if p["servant"] else 5.0, -s)
+            if best is None or key > best_key:
+                best, best_key = s, key
+        return best
 
-    def _jewel(self, view, d: Decision):
+    def _jewel(self, view: dict[str, Any], d: Decision) -> Any:
         """Discard the smallest card that lifts my total to the best opposing total."""
         seat = view["seat"]
         my_bid = view["seats"][seat]["bid"]
@@ -292,8 +410,9 @@ class HeuristicBot:
             b = parse_action(p["bid"]) if p["bid"] else None
             if p["seat"] != seat and b and b.colour == a.colour:
                 rivals.append((p, b))
-        if any(b.kind != a.kind for _, b in rivals):
-            return "pass"   # a mixed battle is decided by the kinds, not the totals
+        for _, b in rivals:
+            if b.kind != a.kind:
+                return "pass"   # a mixed battle is decided by the kinds, not the totals
         mine = self._my_power(view) + a.value
         best = 0
         for p, b in rivals:
@@ -302,6 +421,27 @@ class HeuristicBot:
         need = best + 1 - mine
         if need <= 0:
             return "pass"
-        usable = sorted((c for c in d.options if c != "pass" and card_value(c) >= need),
+        usable = sorted([c for c in d.options if c != "pass" and card_value(c) >= need],
                         key=card_value)
         return usable[0] if usable else "pass"
+
+
+def _below(rp: float, values: list[int], total: int) -> float:
+    """The chance that ``rp`` plus one of ``values`` stays below ``total`` (ties count half)."""
+    n = 0.0
+    for v in values:
+        x = rp + v
+        if x < total:
+            n += 1.0
+        elif x == total:
+            n += 0.5
+    return n / len(values)
+
+
+def _above(rp: float, values: list[int], total: int) -> float:
+    """The chance that ``rp`` plus one of ``values`` exceeds ``total``."""
+    n = 0
+    for v in values:
+        if rp + v > total:
+            n += 1
+    return n / len(values)
