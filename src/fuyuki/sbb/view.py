@@ -5,10 +5,17 @@ Public: lands and their gems, every player's gems (and coins), face-up masters a
 revealed bid, who has locked a bid, the parent. Private to a seat: its hand, its own
 face-down master and servant, the cards that passed through its hands in the drafts, its own
 bid before the reveal, its open decision.
+
+:class:`Seen` is a compact door for bots that read a view at every decision (the heuristic
+bot): part of ``view(seat)`` in typed fields, built by :func:`build_seen` straight from the
+state without the view's dicts. :func:`seen_of_view` reads the same fields from a view, and a
+test checks that the two agree on every seat of many games — so a :class:`Seen` holds
+nothing that ``view(seat)`` does not show.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -72,3 +79,63 @@ def build_view(g: "Game", seat: int | None) -> dict[str, Any]:
         me["decision"] = decision.to_json() if decision else None
         view["me"] = me
     return view
+
+
+@dataclass
+class Seen:
+    """What the heuristic bot reads of ``view(seat)``: each field is a key of the view (a
+    seat's ``None`` — a face-down card, no bid — is ``""``, an unknown darkness ``False``)."""
+
+    seat: int
+    edition: str
+    mode: str
+    lands: list[str]          # view["lands"][k]["id"]
+    land_gems: list[int]      # view["lands"][k]["gems"]
+    gems: list[int]           # view["seats"][i]["gems"]
+    hand_size: list[int]      # ... ["hand_size"]
+    master: list[str]         # ... ["master"]
+    servant: list[str]        # ... ["servant"]
+    dark: list[bool]          # ... ["dark"]
+    bid: list[str]            # ... ["bid"]
+    deck_action: int          # view["decks"]["action"]
+    disc_action: list[str]    # view["discards"]["action"]
+    disc_servant: list[str]   # view["discards"]["servant"]
+    hand: list[str]           # view["me"]["hand"]
+    my_master: str            # view["me"]["master"]
+    my_servant: str           # view["me"]["servant"]
+    my_dark: bool             # view["me"]["dark"]
+
+
+def seen_of_view(view: dict[str, Any]) -> Seen:
+    """The :class:`Seen` of a view (``view["me"]`` needs only its hand, master, servant and
+    darkness: the hard bot's belief rates a seat's bids from such a partial view)."""
+    seats = view["seats"]
+    me = view["me"]
+    return Seen(
+        view["seat"], view["edition"], view["mode"],
+        [land["id"] for land in view["lands"]], [land["gems"] for land in view["lands"]],
+        [p["gems"] for p in seats], [p["hand_size"] for p in seats],
+        [p["master"] or "" for p in seats], [p["servant"] or "" for p in seats],
+        [bool(p["dark"]) for p in seats], [p["bid"] or "" for p in seats],
+        view["decks"]["action"], list(view["discards"]["action"]),
+        list(view["discards"]["servant"]),
+        list(me["hand"]), me["master"] or "", me["servant"] or "", bool(me["dark"]))
+
+
+def build_seen(g: "Game", seat: int) -> Seen:
+    """``seen_of_view(build_view(g, seat))`` without building the view."""
+    s, names = g.s, g.t.names
+    revealed = s.phase not in ("bid", "gems", "draft_master", "draft_servant", "setup")
+    n = s.n
+    m_up, s_up = s.m_up, s.s_up
+    return Seen(
+        seat, g.rules.edition, g.rules.mode,
+        [names[land] for land in s.lands], s.gems_on.copy(), s.gems.copy(),
+        [len(h) for h in s.hand],
+        [names[s.master[i]] if m_up[i] else "" for i in range(n)],
+        [names[s.servant[i]] if s_up[i] else "" for i in range(n)],
+        [bool(s.dark[i]) and m_up[i] for i in range(n)],
+        [names[s.bids[i]] if revealed else "" for i in range(n)],
+        len(s.adeck), [names[c] for c in s.adisc], [names[c] for c in s.sdisc],
+        [names[c] for c in sorted(s.hand[seat])], names[s.master[seat]],
+        names[s.servant[seat]], bool(s.dark[seat]))

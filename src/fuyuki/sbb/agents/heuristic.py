@@ -16,11 +16,13 @@ and uses its abilities (宝石魔術 when it turns a battle, 強運 against an e
 they were tuned with ``benchmarks/bot_paired.py`` against random and earlier heuristic bots.
 
 Speed: this module is compiled with the engine (``fuyuki._build.COMPILED``) and typed for it.
-A bid's rating reads the view once (:class:`BidTable`: what does not change with the lands'
-gems), so the parent's extra gem rates its bids on each land from one reading; the card
-facts come from the card set's :class:`~fuyuki.sbb.cards.CardTable`. The arithmetic is the
-same, operation for operation: ``tests/sbb/test_bot_choices.py`` checks that the bot makes
-the choices and gives the bid scores, bit for bit, that it did before.
+It reads a view through :class:`~fuyuki.sbb.view.Seen` (typed fields of the view; in
+``Game.play_bots`` the engine builds it without building the view's dicts: ``reads_seen``). A
+bid's rating reads it once (:class:`BidTable`: what does not change with the lands' gems),
+so the parent's extra gem rates its bids on each land from one reading; the card facts come
+from the card set's :class:`~fuyuki.sbb.cards.CardTable`. The arithmetic is the same,
+operation for operation: ``tests/sbb/test_bot_choices.py`` checks that the bot makes the
+choices and gives the bid scores, bit for bit, that it did before.
 """
 
 from __future__ import annotations
@@ -32,7 +34,8 @@ from typing import Any, ClassVar
 from mypy_extensions import mypyc_attr
 
 from fuyuki.core.protocol import Decision
-from fuyuki.sbb.cards import COLOURS, CardSet, Servant, card_table, card_value, parse_action
+from fuyuki.sbb.cards import COLOURS, Action, CardSet, Servant, card_table, card_value, parse_action
+from fuyuki.sbb.view import Seen, seen_of_view
 
 MASTER_PREF = {"rin": 9.5, "illya": 9, "zouken": 8, "kirei": 7, "sakura": 6, "bazett": 6,
                "kuzuki": 5, "taiga": 4, "shinji": 3, "shirou": 3}
@@ -49,12 +52,10 @@ SERVANT_WORTH = 0.3  # ... and per point of power my servant has above a fresh o
 class BidTable:
     """What rating a bid reads from a view, apart from the lands' gems: read once per view."""
 
-    def __init__(self, seat: int, gems: list[int], power: int, servant: Servant | None,
-                 rivals: list[float], target: float, effect: float,
-                 sorties: dict[str, list[int]], nps: dict[str, list[int]], unseen: int,
-                 loss: float, lead: int) -> None:
-        self.seat = seat
-        self.gems = gems
+    def __init__(self, seen: Seen, power: int, servant: Servant | None, rivals: list[float],
+                 target: float, effect: float, sorties: dict[str, list[int]],
+                 nps: dict[str, list[int]], unseen: int, loss: float, lead: int) -> None:
+        self.seen = seen
         self.power = power            # my servant's power (1 if I have none)
         self.servant = servant
         self.rivals = rivals          # each bidding rival's power as I know it
@@ -71,6 +72,8 @@ class BidTable:
 class HeuristicBot:
     name: ClassVar[str] = "heuristic"
     needs_view: ClassVar[bool] = True
+    #: Game.play_bots may give it a Seen instead of the view
+    reads_seen: ClassVar[bool] = True
 
     def __init__(self, seed: int = 0, cards: CardSet | None = None) -> None:
         self.rng = random.Random(seed)
@@ -83,35 +86,37 @@ class HeuristicBot:
             self._cards = default_rules().cards
         return self._cards
 
-    def choose(self, view: dict[str, Any], decision: Decision) -> Any:
+    def choose(self, view: dict[str, Any] | Seen, decision: Decision) -> Any:
+        """The choice for ``decision`` from this seat's view (or its :class:`Seen`)."""
         opts = decision.options
         if len(opts) == 1:
             return opts[0]
+        seen = view if isinstance(view, Seen) else seen_of_view(view)
         kind = decision.kind
         if kind == "bid":
-            return self._bid(view, decision)
+            return self._bid(seen, decision)
         if kind == "place_gem":
-            return self._place_gem(view, decision)
+            return self._place_gem(seen, decision)
         if kind == "draft_master":
-            return self._draft_master(view, decision)
+            return self._draft_master(decision)
         if kind == "draft_servant":
-            return self._draft_servant(view, decision)
+            return self._draft_servant(decision)
         if kind == "luck":
-            return self._luck(view, decision)
+            return self._luck(seen, decision)
         if kind == "substitute":
-            return self._substitute(view, decision)
+            return self._substitute(seen)
         if kind == "tsubame":
-            return self._tsubame(view, decision)
+            return self._tsubame(seen, decision)
         if kind == "swap":
-            return self._swap(view, decision)
+            return self._swap(seen, decision)
         if kind == "jewel":
-            return self._jewel(view, decision)
+            return self._jewel(seen, decision)
         return self.rng.choice(opts)
 
     # ------------------------------------------------------------ drafts and gems
     # (explicit loops rather than max(key=lambda ...): a closure in compiled code makes a
     # reference cycle, and the simulator pauses the cycle collector while games play)
-    def _draft_master(self, view: dict[str, Any], d: Decision) -> Any:
+    def _draft_master(self, d: Decision) -> Any:
         best: Any = None
         best_key = (0.0, "")
         for c in d.options:   # max(): the first of the best
@@ -120,7 +125,7 @@ class HeuristicBot:
                 best, best_key = c, key
         return best
 
-    def _draft_servant(self, view: dict[str, Any], d: Decision) -> Any:
+    def _draft_servant(self, d: Decision) -> Any:
         best: Any = None
         best_key = (0.0, "")
         for c in d.options:
@@ -135,18 +140,19 @@ class HeuristicBot:
         sv = self.cards.servants.get(c)
         return sv.power * 2 if sv else 0
 
-    def _place_gem(self, view: dict[str, Any], d: Decision) -> Any:
+    def _place_gem(self, seen: Seen, d: Decision) -> Any:
         """The extra gem goes where my best bid would then be worth the most (the rivals
         are drawn toward the gems: a gem may also lure them away from my best land)."""
-        hand = view["me"]["hand"]
+        hand = seen.hand
         if not hand:
             return d.options[0]
-        table = self.bid_table(view)
-        lands = view["lands"]
+        table = self.bid_table(seen)
         best, best_score = d.options[0], -math.inf
         for land_id in d.options:
-            gems = {self._colour(l["id"]): l["gems"] + (l["id"] == land_id) for l in lands}
-            scores = self._scores(view, table, gems, hand)
+            gems: dict[str, int] = {}
+            for land, g in zip(seen.lands, seen.land_gems):
+                gems[self._colour(land)] = g + (land == land_id)
+            scores = self._scores(table, gems, hand)
             score = max(scores.values()) + self.rng.random() * 0.01
             if score > best_score:
                 best, best_score = land_id, score
@@ -156,51 +162,51 @@ class HeuristicBot:
     def _colour(self, land: str) -> str:
         return self.cards.lands[land].colour
 
-    def _my_power(self, view: dict[str, Any]) -> int:
-        return self._power_of(view["me"], unknown=1)
-
-    def _power_of(self, p: dict[str, Any], unknown: int = 0) -> int:
-        """The power of the servant a seat's view entry ``p`` shows (``unknown`` if none),
-        with the dark master's bonus."""
-        sv = self.cards.servants.get(p["servant"] or "")
+    def _power_of(self, servant: str, master: str, dark: bool, unknown: int = 0) -> int:
+        """The power of the servant ``servant`` (``unknown`` if none), with the dark master's
+        bonus."""
+        cards = self.cards
+        sv = cards.servants.get(servant)
         power = sv.power if sv else unknown
-        if p["dark"]:
-            m = self.cards.masters.get(p["master"] or "")
+        if dark:
+            m = cards.masters.get(master)
             power += int(m.params.get("power", 0)) if m else 0
         return power
 
-    def _unseen_power(self, view: dict[str, Any]) -> float:
+    def _unseen_power(self, seen: Seen) -> float:
         """The mean power of the servants this seat cannot see: neither its own, nor face
         up, nor discarded."""
-        seen: dict[str, int] = {}
-        for p in view["seats"]:
-            if p["servant"]:
-                seen[p["servant"]] = seen.get(p["servant"], 0) + 1
-        for sid in view["discards"]["servant"]:
-            seen[sid] = seen.get(sid, 0) + 1
-        mine = view["me"]["servant"]
-        if mine is not None:
-            seen[mine] = seen.get(mine, 0) + 1
+        count_of: dict[str, int] = {}
+        for sid in seen.servant:
+            if sid:
+                count_of[sid] = count_of.get(sid, 0) + 1
+        for sid in seen.disc_servant:
+            count_of[sid] = count_of.get(sid, 0) + 1
+        if seen.my_servant:
+            count_of[seen.my_servant] = count_of.get(seen.my_servant, 0) + 1
         total = 0
         count = 0
         for sid, sv in self.cards.servants.items():
-            k = seen.get(sid, 0)
+            k = count_of.get(sid, 0)
             if k:
-                seen[sid] = k - 1
+                count_of[sid] = k - 1
             else:
                 total += sv.power
                 count += 1
         return total / count if count else 2.0
 
-    def _rivals(self, view: dict[str, Any], unseen: float) -> list[float]:
+    def _rivals(self, seen: Seen, unseen: float) -> list[float]:
         """The other seats that will bid (cards in hand), each with its servant's power as
         this seat knows it (face up: exact; face down: ``unseen``, the mean of the unseen)."""
-        me = view["seat"]
-        return [float(self._power_of(p, unknown=0)) if p["servant"] else unseen
-                for p in view["seats"] if p["seat"] != me and p["hand_size"] > 0]
+        rivals: list[float] = []
+        for i, servant in enumerate(seen.servant):
+            if i != seen.seat and seen.hand_size[i] > 0:
+                rivals.append(float(self._power_of(servant, seen.master[i], seen.dark[i]))
+                              if servant else unseen)
+        return rivals
 
-    def _bid(self, view: dict[str, Any], d: Decision) -> Any:
-        scores = self.bid_scores(view, d.options)
+    def _bid(self, seen: Seen, d: Decision) -> Any:
+        scores = self._scores(self.bid_table(seen), self._land_gems(seen), d.options)
         best: Any = None
         best_key = 0.0
         for c, score in scores.items():   # max(): the first of the best
@@ -215,47 +221,58 @@ class HeuristicBot:
         from the view: every card of the lands' colours less my hand and the action discard.
         Returns the sortie values and the 宝具 values left per colour, and how many unseen
         cards there are in all (events included: the deck and the others' hands)."""
+        return self._unseen_actions(seen_of_view(view))
+
+    def _unseen_actions(self, seen: Seen
+                        ) -> tuple[dict[str, list[int]], dict[str, list[int]], int]:
         t = card_table(self.cards)
         gone = [0] * len(t.names)
-        for cards in (view["me"]["hand"], view["discards"]["action"]):
+        ids = t.ids
+        for cards in (seen.hand, seen.disc_action):
             for card in cards:
-                c = t.ids.get(card, -1)
+                c = ids.get(card, -1)
                 if c >= 0:
                     gone[c] += 1
         sorties: dict[str, list[int]] = {}
         nps: dict[str, list[int]] = {}
-        for land in view["lands"]:
-            colour = self._colour(land["id"])
+        is_np, value = t.np, t.value
+        for land in seen.lands:
+            colour = self._colour(land)
             s_left, n_left = sorties.setdefault(colour, []), nps.setdefault(colour, [])
             for c in t.actions[COLOURS.index(colour)]:
                 if gone[c]:
                     gone[c] -= 1
-                elif t.np[c]:
-                    n_left.append(t.value[c])
+                elif is_np[c]:
+                    n_left.append(value[c])
                 else:
-                    s_left.append(t.value[c])
-        unseen: int = view["decks"]["action"]
-        me = view["seat"]
-        for p in view["seats"]:
-            if p["seat"] != me:
-                unseen += p["hand_size"]
+                    s_left.append(value[c])
+        unseen = seen.deck_action
+        for i, size in enumerate(seen.hand_size):
+            if i != seen.seat:
+                unseen += size
         return sorties, nps, unseen
 
-    def bid_table(self, view: dict[str, Any]) -> BidTable:
-        """What rating a bid reads from ``view``, apart from the lands' gems."""
-        seat: int = view["seat"]
-        gems: list[int] = [p["gems"] for p in view["seats"]]
+    def bid_table(self, seen: Seen) -> BidTable:
+        """What rating a bid reads from ``seen``, apart from the lands' gems."""
+        seat, gems = seen.seat, seen.gems
         lead = gems[seat] - max([g for i, g in enumerate(gems) if i != seat])
-        power = self._my_power(view)
-        sv = self.cards.servants.get(view["me"]["servant"] or "")
-        unseen_power = self._unseen_power(view)
-        rivals = self._rivals(view, unseen_power)
-        target = self._victory_target(view)
-        effect = self._np_effect_worth(view, sv)
-        left_s, left_n, unseen = self.unseen_actions(view)
-        loss = self._loss_cost(view, power, unseen_power)
-        return BidTable(seat, gems, power, sv, rivals, target, effect, left_s, left_n, unseen,
-                        loss, lead)
+        power = self._power_of(seen.my_servant, seen.my_master, seen.my_dark, unknown=1)
+        sv = self.cards.servants.get(seen.my_servant)
+        unseen_power = self._unseen_power(seen)
+        rivals = self._rivals(seen, unseen_power)
+        target = self._victory_target(seen)
+        effect = self._np_effect_worth(seen, sv)
+        left_s, left_n, unseen = self._unseen_actions(seen)
+        loss = self._loss_cost(seen, power, unseen_power)
+        return BidTable(seen, power, sv, rivals, target, effect, left_s, left_n, unseen, loss,
+                        lead)
+
+    def _land_gems(self, seen: Seen) -> dict[str, int]:
+        """The gems on each land's colour."""
+        gems: dict[str, int] = {}
+        for land, g in zip(seen.lands, seen.land_gems):
+            gems[self._colour(land)] = g
+        return gems
 
     def bid_scores(self, view: dict[str, Any], options: Any) -> dict[str, float]:
         """What each card of ``options`` is worth as this seat's bid (the bot bids the best,
@@ -263,11 +280,10 @@ class HeuristicBot:
 
         A rival's bid is one of the cards this seat cannot see (counted from the view), its
         land drawn toward the gems by ``GEM_PULL``."""
-        gems = {self._colour(l["id"]): l["gems"] for l in view["lands"]}
-        return self._scores(view, self.bid_table(view), gems, options)
+        seen = seen_of_view(view)
+        return self._scores(self.bid_table(seen), self._land_gems(seen), options)
 
-    def _scores(self, view: dict[str, Any], t: BidTable, land_gems: dict[str, int],
-                options: Any) -> dict[str, float]:
+    def _scores(self, t: BidTable, land_gems: dict[str, int], options: Any) -> dict[str, float]:
         """:meth:`bid_scores` of ``options`` on the table ``t`` with these gems per colour."""
         total_gems = sum(land_gems.values()) or 1
         left_s, left_n = t.sorties, t.nps
@@ -275,12 +291,12 @@ class HeuristicBot:
         for colour in land_gems:
             n_actions += len(left_s.get(colour, [])) + len(left_n.get(colour, []))
         unseen = max(t.unseen, n_actions, 1)
-        power, sv, rivals, mine = t.power, t.servant, t.rivals, t.gems[t.seat]
+        power, sv, rivals, mine = t.power, t.servant, t.rivals, t.seen.gems[t.seen.seat]
         scores: dict[str, float] = {}
         for card in options:
             a = parse_action(card)
             if a is None:
-                scores[card] = self._event_score(view, card, t.lead)
+                scores[card] = self._event_score(t.seen, card, t.lead)
                 continue
             g = land_gems.get(a.colour, 0)
             sorties = left_s.get(a.colour) or list(self.cards.sortie_values)
@@ -319,21 +335,21 @@ class HeuristicBot:
             scores[card] = ev
         return scores
 
-    def _loss_cost(self, view: dict[str, Any], power: int, unseen_power: float) -> float:
+    def _loss_cost(self, seen: Seen, power: int, unseen_power: float) -> float:
         """What losing my servant in a battle costs: the gem I return (if I hold one) and
         the power my servant has above what a fresh one would bring (``unseen_power``)."""
-        gem = LOSS if view["seats"][view["seat"]]["gems"] > 0 else 0.0
+        gem = LOSS if seen.gems[seen.seat] > 0 else 0.0
         return gem + SERVANT_WORTH * (power - unseen_power)
 
-    def _victory_target(self, view: dict[str, Any]) -> float:
+    def _victory_target(self, seen: Seen) -> float:
         """The gems that win me the game at the end of a round (final edition; イリヤ's
         聖杯の器: 10); infinite when no gem count wins."""
-        if view["edition"] != "final" or view["mode"] == "big_battle":
+        if seen.edition != "final" or seen.mode == "big_battle":
             return math.inf
-        m = self.cards.masters.get(view["me"]["master"] or "")
+        m = self.cards.masters.get(seen.my_master)
         return int(m.params.get("victory", 12)) if m and m.ability == "vessel" else 12
 
-    def _np_effect_worth(self, view: dict[str, Any], sv: Servant | None) -> float:
+    def _np_effect_worth(self, seen: Seen, sv: Servant | None) -> float:
         """What resolving my 宝具 is worth beyond the gems: nothing against a visible
         アヴェンジャー (it takes mine down with it), nor when every rival is visibly safe from
         it (ゴッドハンド against a plain destruction); a face-down rival may suffer it."""
@@ -341,10 +357,10 @@ class HeuristicBot:
             return 0.0
         eff = sv.effect
         hurt = bool(eff.pool_gems)
-        for p in view["seats"]:
-            if p["seat"] == view["seat"]:
+        for i, servant in enumerate(seen.servant):
+            if i == seen.seat:
                 continue
-            rsv = self.cards.servants.get(p["servant"] or "")
+            rsv = self.cards.servants.get(servant)
             if rsv is None:
                 hurt = True
                 continue
@@ -354,70 +370,67 @@ class HeuristicBot:
                 hurt = True
         return EFFECT if hurt else 0.0
 
-    def _event_score(self, view: dict[str, Any], card: str, lead: int) -> float:
+    def _event_score(self, seen: Seen, card: str, lead: int) -> float:
         ev = self.cards.events.get(card)
         kind = ev.kind if ev else ""
         if kind == "grail":
             return 50.0 if lead >= 2 else -5.0
         if kind == "swap":
-            me = view["me"]
-            mine = SERVANT_PREF.get(me["servant"] or "", 5)
-            best = max([SERVANT_PREF.get(p["servant"], 5) for p in view["seats"]
-                        if p["servant"] and p["seat"] != view["seat"]], default=0)
+            mine = SERVANT_PREF.get(seen.my_servant, 5)
+            best = max([SERVANT_PREF.get(servant, 5) for i, servant in enumerate(seen.servant)
+                        if servant and i != seen.seat], default=0)
             return 1.5 if best - mine >= 4 else -3.0
         return -4.0  # 強運: keep it for a reaction
 
     # ------------------------------------------------------------ abilities
-    def _luck(self, view: dict[str, Any], d: Decision) -> Any:
-        if "use" in d.options and view["seat"] in d.info.get("targets", ()):
+    def _luck(self, seen: Seen, d: Decision) -> Any:
+        if "use" in d.options and seen.seat in d.info.get("targets", ()):
             return "use"
         return "decline"
 
-    def _substitute(self, view: dict[str, Any], d: Decision) -> Any:
-        sv = self.cards.servants.get(view["me"]["servant"] or "")
+    def _substitute(self, seen: Seen) -> Any:
+        sv = self.cards.servants.get(seen.my_servant)
         return "yes" if sv is not None and SERVANT_PREF.get(sv.id, 5) >= 4 else "no"
 
-    def _tsubame(self, view: dict[str, Any], d: Decision) -> Any:
-        seats = view["seats"]
+    def _tsubame(self, seen: Seen, d: Decision) -> Any:
         best: Any = None
         best_key = (0, 0)
         for s in d.options:   # max(): the first of the best
-            key = (seats[s]["gems"], -s)
+            key = (seen.gems[s], -s)
             if best is None or key > best_key:
                 best, best_key = s, key
         return best
 
-    def _swap(self, view: dict[str, Any], d: Decision) -> Any:
-        seats = view["seats"]
+    def _swap(self, seen: Seen, d: Decision) -> Any:
         best: Any = None
         best_key = (0.0, 0)
         for s in d.options:
-            p = seats[s]
-            key = (SERVANT_PREF.get(p["servant"], 5) if p["servant"] else 5.0, -s)
+            servant = seen.servant[s]
+            key = (SERVANT_PREF.get(servant, 5) if servant else 5.0, -s)
             if best is None or key > best_key:
                 best, best_key = s, key
         return best
 
-    def _jewel(self, view: dict[str, Any], d: Decision) -> Any:
+    def _jewel(self, seen: Seen, d: Decision) -> Any:
         """Discard the smallest card that lifts my total to the best opposing total."""
-        seat = view["seat"]
-        my_bid = view["seats"][seat]["bid"]
+        seat = seen.seat
+        my_bid = seen.bid[seat]
         a = parse_action(my_bid) if my_bid else None
         if a is None:
             return "pass"
-        rivals = []
-        for p in view["seats"]:
-            b = parse_action(p["bid"]) if p["bid"] else None
-            if p["seat"] != seat and b and b.colour == a.colour:
-                rivals.append((p, b))
+        rivals: list[tuple[int, Action]] = []
+        for i, bid in enumerate(seen.bid):
+            b = parse_action(bid) if bid else None
+            if i != seat and b and b.colour == a.colour:
+                rivals.append((i, b))
         for _, b in rivals:
             if b.kind != a.kind:
                 return "pass"   # a mixed battle is decided by the kinds, not the totals
-        mine = self._my_power(view) + a.value
+        mine = self._power_of(seen.my_servant, seen.my_master, seen.my_dark, unknown=1) + a.value
         best = 0
-        for p, b in rivals:
-            sv = self.cards.servants.get(p["servant"] or "")
-            best = max(best, (sv.power if sv else 2) + (2 if p["dark"] else 0) + b.value)
+        for i, b in rivals:
+            sv = self.cards.servants.get(seen.servant[i])
+            best = max(best, (sv.power if sv else 2) + (2 if seen.dark[i] else 0) + b.value)
         need = best + 1 - mine
         if need <= 0:
             return "pass"
