@@ -34,7 +34,8 @@ from typing import Any, ClassVar
 from mypy_extensions import mypyc_attr
 
 from fuyuki.core.protocol import Decision
-from fuyuki.sbb.cards import COLOURS, Action, CardSet, Servant, card_table, card_value, parse_action
+from fuyuki.sbb.cards import (ACTION, COLOURS, Action, CardSet, Servant, card_table, card_value,
+                               parse_action)
 from fuyuki.sbb.view import Seen, seen_of_view
 
 MASTER_PREF = {"rin": 9.5, "illya": 9, "zouken": 8, "kirei": 7, "sakura": 6, "bazett": 6,
@@ -49,21 +50,31 @@ LOSS = 1.0       # losing my servant in a battle: the gem I return
 SERVANT_WORTH = 0.3  # ... and per point of power my servant has above a fresh one's mean
 
 
+class Unseen:
+    """The action cards a seat cannot see: by colour (the index in ``COLOURS``), the values
+    of the sorties and of the 宝具 left of the lands' colours (``has_land``), and how many
+    cards are unseen in all (events included: the deck and the others' hands)."""
+
+    def __init__(self, sorties: list[list[int]], nps: list[list[int]], has_land: list[bool],
+                 count: int) -> None:
+        self.sorties = sorties
+        self.nps = nps
+        self.has_land = has_land
+        self.count = count
+
+
 class BidTable:
     """What rating a bid reads from a view, apart from the lands' gems: read once per view."""
 
     def __init__(self, seen: Seen, power: int, servant: Servant | None, rivals: list[float],
-                 target: float, effect: float, sorties: dict[str, list[int]],
-                 nps: dict[str, list[int]], unseen: int, loss: float, lead: int) -> None:
+                 target: float, effect: float, lands: Unseen, loss: float, lead: int) -> None:
         self.seen = seen
         self.power = power            # my servant's power (1 if I have none)
         self.servant = servant
         self.rivals = rivals          # each bidding rival's power as I know it
         self.target = target          # the gems that meet my victory condition
         self.effect = effect          # what my 宝具's effect is worth beyond the gems
-        self.sorties = sorties        # the unseen sortie values of each land's colour
-        self.nps = nps                # ... and the unseen 宝具 values
-        self.unseen = unseen
+        self.lands = lands            # the unseen action cards of the lands' colours
         self.loss = loss              # what losing my servant in a battle costs
         self.lead = lead
 
@@ -148,10 +159,11 @@ class HeuristicBot:
             return d.options[0]
         table = self.bid_table(seen)
         best, best_score = d.options[0], -math.inf
+        t = card_table(self.cards)
         for land_id in d.options:
-            gems: dict[str, int] = {}
+            gems = [0] * len(COLOURS)
             for land, g in zip(seen.lands, seen.land_gems):
-                gems[self._colour(land)] = g + (land == land_id)
+                gems[t.colour[t.ids[land]]] = g + (land == land_id)
             scores = self._scores(table, gems, hand)
             score = max(scores.values()) + self.rng.random() * 0.01
             if score > best_score:
@@ -159,9 +171,6 @@ class HeuristicBot:
         return best
 
     # ------------------------------------------------------------ the bid
-    def _colour(self, land: str) -> str:
-        return self.cards.lands[land].colour
-
     def _power_of(self, servant: str, master: str, dark: bool, unknown: int = 0) -> int:
         """The power of the servant ``servant`` (``unknown`` if none), with the dark master's
         bonus."""
@@ -206,7 +215,7 @@ class HeuristicBot:
         return rivals
 
     def _bid(self, seen: Seen, d: Decision) -> Any:
-        scores = self._scores(self.bid_table(seen), self._land_gems(seen), d.options)
+        scores = self._scores(self.bid_table(seen), self._colour_gems(seen), d.options)
         best: Any = None
         best_key = 0.0
         for c, score in scores.items():   # max(): the first of the best
@@ -221,10 +230,15 @@ class HeuristicBot:
         from the view: every card of the lands' colours less my hand and the action discard.
         Returns the sortie values and the 宝具 values left per colour, and how many unseen
         cards there are in all (events included: the deck and the others' hands)."""
-        return self._unseen_actions(seen_of_view(view))
+        u = self._unseen_actions(seen_of_view(view))
+        sorties: dict[str, list[int]] = {}
+        nps: dict[str, list[int]] = {}
+        for ci, colour in enumerate(COLOURS):
+            if u.has_land[ci]:
+                sorties[colour], nps[colour] = u.sorties[ci], u.nps[ci]
+        return sorties, nps, u.count
 
-    def _unseen_actions(self, seen: Seen
-                        ) -> tuple[dict[str, list[int]], dict[str, list[int]], int]:
+    def _unseen_actions(self, seen: Seen) -> Unseen:
         t = card_table(self.cards)
         gone = [0] * len(t.names)
         ids = t.ids
@@ -233,13 +247,15 @@ class HeuristicBot:
                 c = ids.get(card, -1)
                 if c >= 0:
                     gone[c] += 1
-        sorties: dict[str, list[int]] = {}
-        nps: dict[str, list[int]] = {}
+        sorties: list[list[int]] = [[] for _ in COLOURS]
+        nps: list[list[int]] = [[] for _ in COLOURS]
+        has_land = [False] * len(COLOURS)
         is_np, value = t.np, t.value
         for land in seen.lands:
-            colour = self._colour(land)
-            s_left, n_left = sorties.setdefault(colour, []), nps.setdefault(colour, [])
-            for c in t.actions[COLOURS.index(colour)]:
+            ci = t.colour[ids[land]]
+            has_land[ci] = True
+            s_left, n_left = sorties[ci], nps[ci]
+            for c in t.actions[ci]:
                 if gone[c]:
                     gone[c] -= 1
                 elif is_np[c]:
@@ -250,7 +266,7 @@ class HeuristicBot:
         for i, size in enumerate(seen.hand_size):
             if i != seen.seat:
                 unseen += size
-        return sorties, nps, unseen
+        return Unseen(sorties, nps, has_land, unseen)
 
     def bid_table(self, seen: Seen) -> BidTable:
         """What rating a bid reads from ``seen``, apart from the lands' gems."""
@@ -262,16 +278,16 @@ class HeuristicBot:
         rivals = self._rivals(seen, unseen_power)
         target = self._victory_target(seen)
         effect = self._np_effect_worth(seen, sv)
-        left_s, left_n, unseen = self._unseen_actions(seen)
         loss = self._loss_cost(seen, power, unseen_power)
-        return BidTable(seen, power, sv, rivals, target, effect, left_s, left_n, unseen, loss,
-                        lead)
+        return BidTable(seen, power, sv, rivals, target, effect, self._unseen_actions(seen),
+                        loss, lead)
 
-    def _land_gems(self, seen: Seen) -> dict[str, int]:
-        """The gems on each land's colour."""
-        gems: dict[str, int] = {}
+    def _colour_gems(self, seen: Seen) -> list[int]:
+        """The gems on each colour's land (by the colour's index; 0 for no land)."""
+        t = card_table(self.cards)
+        gems = [0] * len(COLOURS)
         for land, g in zip(seen.lands, seen.land_gems):
-            gems[self._colour(land)] = g
+            gems[t.colour[t.ids[land]]] = g
         return gems
 
     def bid_scores(self, view: dict[str, Any], options: Any) -> dict[str, float]:
@@ -281,32 +297,41 @@ class HeuristicBot:
         A rival's bid is one of the cards this seat cannot see (counted from the view), its
         land drawn toward the gems by ``GEM_PULL``."""
         seen = seen_of_view(view)
-        return self._scores(self.bid_table(seen), self._land_gems(seen), options)
+        return self._scores(self.bid_table(seen), self._colour_gems(seen), options)
 
-    def _scores(self, t: BidTable, land_gems: dict[str, int], options: Any) -> dict[str, float]:
-        """:meth:`bid_scores` of ``options`` on the table ``t`` with these gems per colour."""
-        total_gems = sum(land_gems.values()) or 1
-        left_s, left_n = t.sorties, t.nps
+    def _scores(self, t: BidTable, gems: list[int], options: Any) -> dict[str, float]:
+        """:meth:`bid_scores` of ``options`` on the table ``t`` with ``gems`` on each colour's
+        land."""
+        u = t.lands
+        left_s, left_n = u.sorties, u.nps
+        total_gems = 0
         n_actions = 0
-        for colour in land_gems:
-            n_actions += len(left_s.get(colour, [])) + len(left_n.get(colour, []))
-        unseen = max(t.unseen, n_actions, 1)
+        for ci in range(len(COLOURS)):
+            if u.has_land[ci]:
+                total_gems += gems[ci]
+                n_actions += len(left_s[ci]) + len(left_n[ci])
+        total_gems = total_gems or 1
+        unseen = max(u.count, n_actions, 1)
         power, sv, rivals, mine = t.power, t.servant, t.rivals, t.seen.gems[t.seen.seat]
+        cards = card_table(self.cards)
+        all_sorties, all_nps = list(self.cards.sortie_values), list(self.cards.np_values)
         scores: dict[str, float] = {}
         for card in options:
-            a = parse_action(card)
-            if a is None:
+            c = cards.ids.get(card, 0)
+            if cards.kind[c] != ACTION:
                 scores[card] = self._event_score(t.seen, card, t.lead)
                 continue
-            g = land_gems.get(a.colour, 0)
-            sorties = left_s.get(a.colour) or list(self.cards.sortie_values)
-            nps = left_n.get(a.colour) or list(self.cards.np_values)
-            n_c = len(left_s.get(a.colour, [])) + len(left_n.get(a.colour, []))
+            ci = cards.colour[c]
+            g = gems[ci]
+            sorties = left_s[ci] or all_sorties
+            nps = left_n[ci] or all_nps
+            n_c = len(left_s[ci]) + len(left_n[ci])
             # a rival bids on this land: an unseen card of its colour, drawn toward the gems
             pi = (1 - GEM_PULL) * n_c / unseen + GEM_PULL * g / total_gems * n_actions / unseen
             p_np = len(nps) / (len(nps) + len(sorties))
-            total = power + a.value
-            is_sortie = a.kind == "sortie"
+            value = cards.value[c]
+            total = power + value
+            is_sortie = not cards.np[c]
             alone = clear = beaten = safe = 1.0
             for rp in rivals:
                 # P(rival's sortie total < mine), ties half; P(rival's 宝具 total < mine)
@@ -330,7 +355,7 @@ class HeuristicBot:
                 ev = (no_np - alone) * (gain + 0.5)   # つばめ返し beats 出撃 only
             else:
                 ev = (beaten - alone) * (gain + t.effect)
-            ev -= KEEP * a.value          # keep strong cards for later
+            ev -= KEEP * value            # keep strong cards for later
             ev -= (1 - safe) * t.loss
             scores[card] = ev
         return scores
