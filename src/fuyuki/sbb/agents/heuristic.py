@@ -34,7 +34,7 @@ from typing import Any, ClassVar
 from mypy_extensions import mypyc_attr
 
 from fuyuki.core.protocol import Decision
-from fuyuki.sbb.cards import (ACTION, COLOURS, Action, CardSet, Servant, card_table, card_value,
+from fuyuki.sbb.cards import (ACTION, COLOURS, Action, CardSet, CardTable, Servant, card_table, card_value,
                                parse_action)
 from fuyuki.sbb.view import Seen, seen_of_view
 
@@ -89,6 +89,7 @@ class HeuristicBot:
     def __init__(self, seed: int = 0, cards: CardSet | None = None) -> None:
         self.rng = random.Random(seed)
         self._cards = cards
+        self._table: CardTable | None = None
 
     @property
     def cards(self) -> CardSet:
@@ -96,6 +97,12 @@ class HeuristicBot:
             from fuyuki.sbb.game import default_rules
             self._cards = default_rules().cards
         return self._cards
+
+    def _t(self) -> CardTable:
+        """The card set's facts by card int."""
+        if self._table is None:
+            self._table = card_table(self.cards)
+        return self._table
 
     def choose(self, view: dict[str, Any] | Seen, decision: Decision) -> Any:
         """The choice for ``decision`` from this seat's view (or its :class:`Seen`)."""
@@ -159,7 +166,7 @@ class HeuristicBot:
             return d.options[0]
         table = self.bid_table(seen)
         best, best_score = d.options[0], -math.inf
-        t = card_table(self.cards)
+        t = self._t()
         for land_id in d.options:
             gems = [0] * len(COLOURS)
             for land, g in zip(seen.lands, seen.land_gems):
@@ -185,20 +192,19 @@ class HeuristicBot:
     def _unseen_power(self, seen: Seen) -> float:
         """The mean power of the servants this seat cannot see: neither its own, nor face
         up, nor discarded."""
-        count_of: dict[str, int] = {}
-        for sid in seen.servant:
-            if sid:
-                count_of[sid] = count_of.get(sid, 0) + 1
-        for sid in seen.disc_servant:
-            count_of[sid] = count_of.get(sid, 0) + 1
-        if seen.my_servant:
-            count_of[seen.my_servant] = count_of.get(seen.my_servant, 0) + 1
+        t = self._t()
+        seen_n = [0] * len(t.names)   # by card int ("", a face-down servant, is no card)
+        _count(t.ids, seen.servant, seen_n)
+        _count(t.ids, seen.disc_servant, seen_n)
+        mine = t.ids.get(seen.my_servant, -1)
+        if mine >= 0:
+            seen_n[mine] = seen_n[mine] + 1
         total = 0
         count = 0
-        for sid, sv in self.cards.servants.items():
-            k = count_of.get(sid, 0)
+        for c, sv in t.servants.items():   # in the card file's order
+            k = seen_n[c]
             if k:
-                count_of[sid] = k - 1
+                seen_n[c] = k - 1
             else:
                 total += sv.power
                 count += 1
@@ -239,14 +245,11 @@ class HeuristicBot:
         return sorties, nps, u.count
 
     def _unseen_actions(self, seen: Seen) -> Unseen:
-        t = card_table(self.cards)
+        t = self._t()
         gone = [0] * len(t.names)
         ids = t.ids
-        for cards in (seen.hand, seen.disc_action):
-            for card in cards:
-                c = ids.get(card, -1)
-                if c >= 0:
-                    gone[c] += 1
+        _count(ids, seen.hand, gone)
+        _count(ids, seen.disc_action, gone)
         sorties: list[list[int]] = [[] for _ in COLOURS]
         nps: list[list[int]] = [[] for _ in COLOURS]
         has_land = [False] * len(COLOURS)
@@ -256,8 +259,9 @@ class HeuristicBot:
             has_land[ci] = True
             s_left, n_left = sorties[ci], nps[ci]
             for c in t.actions[ci]:
-                if gone[c]:
-                    gone[c] -= 1
+                k = gone[c]
+                if k:
+                    gone[c] = k - 1
                 elif is_np[c]:
                     n_left.append(value[c])
                 else:
@@ -284,7 +288,7 @@ class HeuristicBot:
 
     def _colour_gems(self, seen: Seen) -> list[int]:
         """The gems on each colour's land (by the colour's index; 0 for no land)."""
-        t = card_table(self.cards)
+        t = self._t()
         gems = [0] * len(COLOURS)
         for land, g in zip(seen.lands, seen.land_gems):
             gems[t.colour[t.ids[land]]] = g
@@ -313,7 +317,7 @@ class HeuristicBot:
         total_gems = total_gems or 1
         unseen = max(u.count, n_actions, 1)
         power, sv, rivals, mine = t.power, t.servant, t.rivals, t.seen.gems[t.seen.seat]
-        cards = card_table(self.cards)
+        cards = self._t()
         all_sorties, all_nps = list(self.cards.sortie_values), list(self.cards.np_values)
         scores: dict[str, float] = {}
         for card in options:
@@ -462,6 +466,14 @@ class HeuristicBot:
         usable = sorted([c for c in d.options if c != "pass" and card_value(c) >= need],
                         key=card_value)
         return usable[0] if usable else "pass"
+
+
+def _count(ids: dict[str, int], cards: list[str], counts: list[int]) -> None:
+    """Add one to ``counts`` at the int of each card of ``cards`` (if the card set has it)."""
+    for card in cards:
+        c = ids.get(card, -1)
+        if c >= 0:
+            counts[c] = counts[c] + 1
 
 
 def _below(rp: float, values: list[int], total: int) -> float:
