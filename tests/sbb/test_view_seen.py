@@ -10,7 +10,7 @@ import pytest
 from fuyuki.sbb import new_game
 from fuyuki.sbb.agents import make_bot, play_out
 from fuyuki.sbb.rules import Rules
-from fuyuki.sbb.view import build_seen, seen_of_view
+from fuyuki.sbb.view import SEEN_FIELDS, build_seen, seen_of_view
 
 PRESETS = [("final", None, (), 4), ("final", None, ("land_modifiers",), 5), ("v1.0", None, (), 3),
            ("v1.1", None, (), 4), ("final", "hf", (), 4), ("final", "ubw", (), 3),
@@ -34,6 +34,22 @@ def test_seen_is_what_the_view_shows_for_every_seat_at_every_decision(edition, m
                 b = bots[seat]
                 g.submit(seat, b.choose(g.view(seat) if b.needs_view else None, d))
     assert checked > 100
+
+
+def test_seen_differs_when_any_field_differs():
+    g = new_game(4, 1)
+    seen = build_seen(g, 0)
+    for name in SEEN_FIELDS:
+        other = build_seen(g, 0)
+        value = getattr(other, name)
+        if isinstance(value, list):
+            changed: object = [*value, value[0] if value else 1]
+        elif isinstance(value, bool):
+            changed = not value
+        else:
+            changed = value + (1 if isinstance(value, int) else "x")
+        setattr(other, name, changed)
+        assert other != seen, name
 
 
 def test_heuristic_bots_play_the_same_games_from_seen_as_from_views():

@@ -15,7 +15,6 @@ nothing that ``view(seat)`` does not show.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -81,29 +80,58 @@ def build_view(g: "Game", seat: int | None) -> dict[str, Any]:
     return view
 
 
-@dataclass
+SEEN_FIELDS = (
+    "seat", "edition", "mode",
+    "lands", "land_gems",            # view["lands"][k]["id"], ["gems"]
+    "gems", "hand_size", "master", "servant", "dark", "bid",   # view["seats"][i][...]
+    "deck_action",                   # view["decks"]["action"]
+    "disc_action", "disc_servant",   # view["discards"]["action"], ["servant"]
+    "hand", "my_master", "my_servant", "my_dark")   # view["me"]["hand"], ...
+
+
 class Seen:
     """What the heuristic bot reads of ``view(seat)``: each field is a key of the view (a
-    seat's ``None`` — a face-down card, no bid — is ``""``, an unknown darkness ``False``)."""
+    seat's ``None`` — a face-down card, no bid — is ``""``, an unknown darkness ``False``).
 
-    seat: int
-    edition: str
-    mode: str
-    lands: list[str]          # view["lands"][k]["id"]
-    land_gems: list[int]      # view["lands"][k]["gems"]
-    gems: list[int]           # view["seats"][i]["gems"]
-    hand_size: list[int]      # ... ["hand_size"]
-    master: list[str]         # ... ["master"]
-    servant: list[str]        # ... ["servant"]
-    dark: list[bool]          # ... ["dark"]
-    bid: list[str]            # ... ["bid"]
-    deck_action: int          # view["decks"]["action"]
-    disc_action: list[str]    # view["discards"]["action"]
-    disc_servant: list[str]   # view["discards"]["servant"]
-    hand: list[str]           # view["me"]["hand"]
-    my_master: str            # view["me"]["master"]
-    my_servant: str           # view["me"]["servant"]
-    my_dark: bool             # view["me"]["dark"]
+    A plain class, not a dataclass: a dataclass's ``__init__`` is generated at run time and
+    is not compiled."""
+
+    __slots__ = SEEN_FIELDS
+
+    def __init__(self, seat: int, edition: str, mode: str, lands: list[str],
+                 land_gems: list[int], gems: list[int], hand_size: list[int],
+                 master: list[str], servant: list[str], dark: list[bool], bid: list[str],
+                 deck_action: int, disc_action: list[str], disc_servant: list[str],
+                 hand: list[str], my_master: str, my_servant: str, my_dark: bool) -> None:
+        self.seat = seat
+        self.edition = edition
+        self.mode = mode
+        self.lands = lands
+        self.land_gems = land_gems
+        self.gems = gems
+        self.hand_size = hand_size
+        self.master = master
+        self.servant = servant
+        self.dark = dark
+        self.bid = bid
+        self.deck_action = deck_action
+        self.disc_action = disc_action
+        self.disc_servant = disc_servant
+        self.hand = hand
+        self.my_master = my_master
+        self.my_servant = my_servant
+        self.my_dark = my_dark
+
+    def as_dict(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in SEEN_FIELDS}
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Seen) and self.as_dict() == other.as_dict()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Seen({self.as_dict()!r})"
 
 
 def seen_of_view(view: dict[str, Any]) -> Seen:

@@ -90,6 +90,8 @@ class HeuristicBot:
         self.rng = random.Random(seed)
         self._cards = cards
         self._table: CardTable | None = None
+        self._all_sorties: list[int] = []   # every sortie value, every 宝具 value (_t())
+        self._all_nps: list[int] = []
 
     @property
     def cards(self) -> CardSet:
@@ -102,6 +104,8 @@ class HeuristicBot:
         """The card set's facts by card int."""
         if self._table is None:
             self._table = card_table(self.cards)
+            self._all_sorties = list(self.cards.sortie_values)
+            self._all_nps = list(self.cards.np_values)
         return self._table
 
     def choose(self, view: dict[str, Any] | Seen, decision: Decision) -> Any:
@@ -318,7 +322,7 @@ class HeuristicBot:
         unseen = max(u.count, n_actions, 1)
         power, sv, rivals, mine = t.power, t.servant, t.rivals, t.seen.gems[t.seen.seat]
         cards = self._t()
-        all_sorties, all_nps = list(self.cards.sortie_values), list(self.cards.np_values)
+        all_sorties, all_nps = self._all_sorties, self._all_nps
         scores: dict[str, float] = {}
         for card in options:
             c = cards.ids.get(card, 0)
@@ -337,15 +341,19 @@ class HeuristicBot:
             total = power + value
             is_sortie = not cards.np[c]
             alone = clear = beaten = safe = 1.0
+            last = math.nan   # the rivals face down share one power: their chances once
+            s_lt = n_lt = n_ge = 0.0
             for rp in rivals:
-                # P(rival's sortie total < mine), ties half; P(rival's 宝具 total < mine)
-                s_lt = _below(rp, sorties, total)
-                n_lt = _below(rp, nps, total)
+                if rp != last:
+                    # P(rival's sortie total < mine), ties half; P(rival's 宝具 total < mine)
+                    s_lt = _below(rp, sorties, total)
+                    n_lt = _below(rp, nps, total)
+                    # a rival's 宝具 that wins this land destroys my servant
+                    n_ge = 1.0 if is_sortie else _above(rp, nps, total)
+                    last = rp
                 alone *= 1 - pi
                 clear *= 1 - pi + pi * (1 - p_np) * s_lt
                 beaten *= 1 - pi + pi * ((1 - p_np) + p_np * n_lt)
-                # a rival's 宝具 that wins this land destroys my servant
-                n_ge = 1.0 if is_sortie else _above(rp, nps, total)
                 safe *= 1 - pi * p_np * n_ge
             gain = float(g)
             if mine + g >= t.target:
