@@ -171,11 +171,13 @@ class HeuristicBot:
         table = self.bid_table(seen)
         best, best_score = d.options[0], -math.inf
         t = self._t()
+        # a card's score depends on the gems of its land and in all: the same on most lands
+        memo: dict[tuple[str, int, int], float] = {}
         for land_id in d.options:
             gems = [0] * len(COLOURS)
             for land, g in zip(seen.lands, seen.land_gems):
                 gems[t.colour[t.ids[land]]] = g + (land == land_id)
-            scores = self._scores(table, gems, hand)
+            scores = self._scores(table, gems, hand, memo)
             score = max(scores.values()) + self.rng.random() * 0.01
             if score > best_score:
                 best, best_score = land_id, score
@@ -307,9 +309,11 @@ class HeuristicBot:
         seen = seen_of_view(view)
         return self._scores(self.bid_table(seen), self._colour_gems(seen), options)
 
-    def _scores(self, t: BidTable, gems: list[int], options: Any) -> dict[str, float]:
+    def _scores(self, t: BidTable, gems: list[int], options: Any,
+                memo: dict[tuple[str, int, int], float] | None = None) -> dict[str, float]:
         """:meth:`bid_scores` of ``options`` on the table ``t`` with ``gems`` on each colour's
-        land."""
+        land. ``memo`` keeps each action card's score by its land's gems and the gems in all,
+        for calls on the same table."""
         u = t.lands
         left_s, left_n = u.sorties, u.nps
         total_gems = 0
@@ -331,6 +335,10 @@ class HeuristicBot:
                 continue
             ci = cards.colour[c]
             g = gems[ci]
+            key = (card, g, total_gems)
+            if memo is not None and key in memo:
+                scores[card] = memo[key]
+                continue
             sorties = left_s[ci] or all_sorties
             nps = left_n[ci] or all_nps
             n_c = len(left_s[ci]) + len(left_n[ci])
@@ -370,6 +378,8 @@ class HeuristicBot:
             ev -= KEEP * value            # keep strong cards for later
             ev -= (1 - safe) * t.loss
             scores[card] = ev
+            if memo is not None:
+                memo[key] = ev
         return scores
 
     def _loss_cost(self, seen: Seen, power: int, unseen_power: float) -> float:
