@@ -114,7 +114,9 @@ class Game:
         game did not end."""
         s = self.s
         needs = [bool(bots[seat].needs_view) for seat in range(s.n)]
-        seen = [bool(getattr(bots[seat], "reads_seen", False)) for seat in range(s.n)]
+        # (getattr's default costs an exception: asked only of the bots that read a view)
+        seen = [needs[seat] and bool(getattr(bots[seat], "reads_seen", False))
+                for seat in range(s.n)]
         count = 0
         while not s.over:
             for seat, d in list(s.asking.items()):
