@@ -14,16 +14,14 @@ when the bot is meant to play differently (the commit says why):
 
 from __future__ import annotations
 
-import gzip
 import hashlib
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
 from fuyuki.sbb.agents import make_bot
 
-from .differential import DIGITS, LIMIT, cases, start
+from .differential import DIGITS, LIMIT, cases, read_jsonl, start, write_jsonl
 
 FILE = Path(__file__).parent / "golden" / "heuristic_choices.jsonl.gz"
 FULL_STATE_GAMES = 60   # of the final edition's heuristic cases, with seat 0 the full-state bot
@@ -70,16 +68,12 @@ def play(case: dict[str, Any]) -> dict[str, Any]:
 
 
 def load() -> list[dict[str, Any]]:
-    with gzip.open(FILE, "rt", encoding="utf-8") as f:
-        return [json.loads(line) for line in f]
+    return read_jsonl(FILE)
 
 
 def write() -> None:
-    FILE.parent.mkdir(exist_ok=True)
     entries = [play(c) for c in bot_cases()]
-    with open(FILE, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as f:
-        for e in entries:
-            f.write((json.dumps(e, ensure_ascii=False, separators=(",", ":")) + "\n").encode())
+    write_jsonl(FILE, entries)
     print(f"{len(entries)} games -> {FILE} ({FILE.stat().st_size} bytes)")
 
 
