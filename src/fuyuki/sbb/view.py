@@ -21,9 +21,14 @@ if TYPE_CHECKING:
     from fuyuki.sbb.game import Game
 
 
+def bids_revealed(phase: str) -> bool:
+    """Whether the round's bids are face up in ``phase`` (after the reveal)."""
+    return phase not in ("bid", "gems", "draft_master", "draft_servant", "setup")
+
+
 def build_view(g: "Game", seat: int | None) -> dict[str, Any]:
     s, names = g.s, g.t.names
-    revealed = s.phase not in ("bid", "gems", "draft_master", "draft_servant", "setup")
+    revealed = bids_revealed(s.phase)
     players = []
     for i in range(s.n):
         p: dict[str, Any] = {
@@ -153,7 +158,7 @@ def seen_of_view(view: dict[str, Any]) -> Seen:
 def build_seen(g: "Game", seat: int) -> Seen:
     """``seen_of_view(build_view(g, seat))`` without building the view."""
     s, names = g.s, g.t.names
-    revealed = s.phase not in ("bid", "gems", "draft_master", "draft_servant", "setup")
+    revealed = bids_revealed(s.phase)
     n = s.n
     m_up, s_up = s.m_up, s.s_up
     return Seen(
