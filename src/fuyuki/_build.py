@@ -57,6 +57,7 @@ COMPILED = (
     "fuyuki.sbb.setup_overrides",
     "fuyuki.sbb.view",
     "fuyuki.sbb.agents.random_bot",
+    "fuyuki.sbb.agents.heuristic",
     "fuyuki.sim.play",
 )
 #: written by setup.py next to this file when it compiles: {"modules": {name: sha256}, ...}

@@ -141,18 +141,27 @@ def replay(entry: dict[str, Any]) -> str:
     return fp.finish(g)
 
 
-def load() -> list[dict[str, Any]]:
-    with gzip.open(FILE, "rt", encoding="utf-8") as f:
+def read_jsonl(path: Path) -> list[dict[str, Any]]:
+    """The entries of a gzipped JSON-lines file."""
+    with gzip.open(path, "rt", encoding="utf-8") as f:
         return [json.loads(line) for line in f]
 
 
-def write() -> None:
-    FILE.parent.mkdir(exist_ok=True)
-    entries = [play(c) for c in cases()]
-    # mtime=0: the same games give the same bytes
-    with open(FILE, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as f:
+def write_jsonl(path: Path, entries: list[dict[str, Any]]) -> None:
+    """Write ``entries`` as gzipped JSON lines (mtime=0: the same entries give the same bytes)."""
+    path.parent.mkdir(exist_ok=True)
+    with open(path, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as f:
         for e in entries:
             f.write((json.dumps(e, ensure_ascii=False, separators=(",", ":")) + "\n").encode())
+
+
+def load() -> list[dict[str, Any]]:
+    return read_jsonl(FILE)
+
+
+def write() -> None:
+    entries = [play(c) for c in cases()]
+    write_jsonl(FILE, entries)
     print(f"{len(entries)} games, {sum(len(e['choices']) // 2 for e in entries)} submissions "
           f"-> {FILE} ({FILE.stat().st_size} bytes)")
 

@@ -27,7 +27,7 @@ from fuyuki.sbb.abilities import Ability
 from fuyuki.sbb.cards import NO_CARD, Master, Servant, card_table
 from fuyuki.sbb.rules import Rules
 from fuyuki.sbb.state import Op, State
-from fuyuki.sbb.view import build_view
+from fuyuki.sbb.view import build_seen, build_view
 
 #: what a step asked, answered: the choice of each asked seat
 Answers = dict[int, Any]
@@ -108,17 +108,24 @@ class Game:
         seat's own view (built only for a bot whose ``needs_view`` is true); return how many
         decisions were answered. The bots-only fast path of
         :func:`fuyuki.sbb.agents.play_out`: the same submissions in the same order, each
-        through :meth:`submit` (checked, and written to the record). Past ``limit``
-        decisions (if > 0) a FuyukiError says the game did not end."""
+        through :meth:`submit` (checked, and written to the record). A bot whose
+        ``reads_seen`` is true is given the compact :class:`~fuyuki.sbb.view.Seen` of its
+        view instead of the view. Past ``limit`` decisions (if > 0) a FuyukiError says the
+        game did not end."""
         s = self.s
         needs = [bool(bots[seat].needs_view) for seat in range(s.n)]
+        # (getattr's default costs an exception: asked only of the bots that read a view)
+        seen = [needs[seat] and bool(getattr(bots[seat], "reads_seen", False))
+                for seat in range(s.n)]
         count = 0
         while not s.over:
             for seat, d in list(s.asking.items()):
                 if seat in s.answers:
                     continue
                 b = bots[seat]
-                self.submit(seat, b.choose(self.view(seat) if needs[seat] else None, d))
+                view: Any = (build_seen(self, seat) if seen[seat] else self.view(seat)
+                             if needs[seat] else None)
+                self.submit(seat, b.choose(view, d))
                 count += 1
             if 0 < limit <= count:
                 from fuyuki.core.errors import FuyukiError

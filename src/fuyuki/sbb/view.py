@@ -5,6 +5,12 @@ Public: lands and their gems, every player's gems (and coins), face-up masters a
 revealed bid, who has locked a bid, the parent. Private to a seat: its hand, its own
 face-down master and servant, the cards that passed through its hands in the drafts, its own
 bid before the reveal, its open decision.
+
+:class:`Seen` is a compact door for bots that read a view at every decision (the heuristic
+bot): part of ``view(seat)`` in typed fields, built by :func:`build_seen` straight from the
+state without the view's dicts. :func:`seen_of_view` reads the same fields from a view, and a
+test checks that the two agree on every seat of many games — so a :class:`Seen` holds
+nothing that ``view(seat)`` does not show.
 """
 
 from __future__ import annotations
@@ -15,9 +21,14 @@ if TYPE_CHECKING:
     from fuyuki.sbb.game import Game
 
 
+def bids_revealed(phase: str) -> bool:
+    """Whether the round's bids are face up in ``phase`` (after the reveal)."""
+    return phase not in ("bid", "gems", "draft_master", "draft_servant", "setup")
+
+
 def build_view(g: "Game", seat: int | None) -> dict[str, Any]:
     s, names = g.s, g.t.names
-    revealed = s.phase not in ("bid", "gems", "draft_master", "draft_servant", "setup")
+    revealed = bids_revealed(s.phase)
     players = []
     for i in range(s.n):
         p: dict[str, Any] = {
@@ -72,3 +83,92 @@ def build_view(g: "Game", seat: int | None) -> dict[str, Any]:
         me["decision"] = decision.to_json() if decision else None
         view["me"] = me
     return view
+
+
+SEEN_FIELDS = (
+    "seat", "edition", "mode",
+    "lands", "land_gems",            # view["lands"][k]["id"], ["gems"]
+    "gems", "hand_size", "master", "servant", "dark", "bid",   # view["seats"][i][...]
+    "deck_action",                   # view["decks"]["action"]
+    "disc_action", "disc_servant",   # view["discards"]["action"], ["servant"]
+    "hand", "my_master", "my_servant", "my_dark")   # view["me"]["hand"], ...
+
+
+class Seen:
+    """What the heuristic bot reads of ``view(seat)``: each field is a key of the view (a
+    seat's ``None`` — a face-down card, no bid — is ``""``, an unknown darkness ``False``).
+
+    A plain class, not a dataclass: a dataclass's ``__init__`` is generated at run time and
+    is not compiled."""
+
+    __slots__ = SEEN_FIELDS
+
+    def __init__(self, seat: int, edition: str, mode: str, lands: list[str],
+                 land_gems: list[int], gems: list[int], hand_size: list[int],
+                 master: list[str], servant: list[str], dark: list[bool], bid: list[str],
+                 deck_action: int, disc_action: list[str], disc_servant: list[str],
+                 hand: list[str], my_master: str, my_servant: str, my_dark: bool) -> None:
+        self.seat = seat
+        self.edition = edition
+        self.mode = mode
+        self.lands = lands
+        self.land_gems = land_gems
+        self.gems = gems
+        self.hand_size = hand_size
+        self.master = master
+        self.servant = servant
+        self.dark = dark
+        self.bid = bid
+        self.deck_action = deck_action
+        self.disc_action = disc_action
+        self.disc_servant = disc_servant
+        self.hand = hand
+        self.my_master = my_master
+        self.my_servant = my_servant
+        self.my_dark = my_dark
+
+    def as_dict(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in SEEN_FIELDS}
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Seen) and self.as_dict() == other.as_dict()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Seen({self.as_dict()!r})"
+
+
+def seen_of_view(view: dict[str, Any]) -> Seen:
+    """The :class:`Seen` of a view (``view["me"]`` needs only its hand, master, servant and
+    darkness: the hard bot's belief rates a seat's bids from such a partial view)."""
+    seats = view["seats"]
+    me = view["me"]
+    return Seen(
+        view["seat"], view["edition"], view["mode"],
+        [land["id"] for land in view["lands"]], [land["gems"] for land in view["lands"]],
+        [p["gems"] for p in seats], [p["hand_size"] for p in seats],
+        [p["master"] or "" for p in seats], [p["servant"] or "" for p in seats],
+        [bool(p["dark"]) for p in seats], [p["bid"] or "" for p in seats],
+        view["decks"]["action"], list(view["discards"]["action"]),
+        list(view["discards"]["servant"]),
+        list(me["hand"]), me["master"] or "", me["servant"] or "", bool(me["dark"]))
+
+
+def build_seen(g: "Game", seat: int) -> Seen:
+    """``seen_of_view(build_view(g, seat))`` without building the view."""
+    s, names = g.s, g.t.names
+    revealed = bids_revealed(s.phase)
+    n = s.n
+    m_up, s_up = s.m_up, s.s_up
+    return Seen(
+        seat, g.rules.edition, g.rules.mode,
+        [names[land] for land in s.lands], s.gems_on.copy(), s.gems.copy(),
+        [len(h) for h in s.hand],
+        [names[s.master[i]] if m_up[i] else "" for i in range(n)],
+        [names[s.servant[i]] if s_up[i] else "" for i in range(n)],
+        [bool(s.dark[i]) and m_up[i] for i in range(n)],
+        [names[s.bids[i]] if revealed else "" for i in range(n)],
+        len(s.adeck), [names[c] for c in s.adisc], [names[c] for c in s.sdisc],
+        [names[c] for c in sorted(s.hand[seat])], names[s.master[seat]],
+        names[s.servant[seat]], bool(s.dark[seat]))

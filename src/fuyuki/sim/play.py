@@ -14,6 +14,7 @@ from fuyuki.sbb import setup_overrides
 from fuyuki.sbb.agents.heuristic import HeuristicBot
 from fuyuki.sbb.agents.random_bot import RandomBot
 from fuyuki.sbb.game import Game
+from fuyuki.sbb.view import build_seen
 from fuyuki.sim.analysis import FullStateHeuristicBot, full_view
 from fuyuki.sim.config import SimConfig
 
@@ -68,12 +69,16 @@ def play_game(cfg: SimConfig, index: int, *, bots: tuple[str, ...] | None = None
         g.play_bots(agents)
         return summarize(g, seat_of, names, index, seed)
     needs = [a.needs_view for a in agents]
+    seen = [getattr(a, "reads_seen", False) for a in agents]
     pending, submit = g.pending, g.submit
     while not g.s.over:
         for seat, d in pending().items():
             a = agents[seat]
+            view: Any
             if full[seat]:
                 view = full_view(g, seat)
+            elif seen[seat]:
+                view = build_seen(g, seat)   # as in Game.play_bots
             elif needs[seat]:
                 view = g.view(seat)
             else:

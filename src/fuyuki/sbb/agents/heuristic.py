@@ -14,17 +14,29 @@ away from its land). It protects a lead (聖杯出現 when ahead)
 and uses its abilities (宝石魔術 when it turns a battle, 強運 against an effect aimed at it,
 身代わり, つばめ返し on the richest victim). Its numbers are the bot's judgement, not rules;
 they were tuned with ``benchmarks/bot_paired.py`` against random and earlier heuristic bots.
+
+Speed: this module is compiled with the engine (``fuyuki._build.COMPILED``) and typed for it.
+It reads a view through :class:`~fuyuki.sbb.view.Seen` (typed fields of the view; in
+``Game.play_bots`` the engine builds it without building the view's dicts: ``reads_seen``). A
+bid's rating reads it once (:class:`BidTable`: what does not change with the lands' gems),
+so the parent's extra gem rates its bids on each land from one reading; the card facts come
+from the card set's :class:`~fuyuki.sbb.cards.CardTable`. The arithmetic is the same,
+operation for operation: ``tests/sbb/test_bot_choices.py`` checks that the bot makes the
+choices and gives the bid scores, bit for bit, that it did before.
 """
 
 from __future__ import annotations
 
 import math
 import random
-from collections import Counter
-from typing import Any
+from typing import Any, ClassVar
+
+from mypy_extensions import mypyc_attr
 
 from fuyuki.core.protocol import Decision
-from fuyuki.sbb.cards import CardSet, card_value, parse_action
+from fuyuki.sbb.cards import (ACTION, COLOURS, Action, CardSet, CardTable, Servant, card_table, card_value,
+                               parse_action)
+from fuyuki.sbb.view import Seen, seen_of_view
 
 MASTER_PREF = {"rin": 9.5, "illya": 9, "zouken": 8, "kirei": 7, "sakura": 6, "bazett": 6,
                "kuzuki": 5, "taiga": 4, "shinji": 3, "shirou": 3}
@@ -38,13 +50,48 @@ LOSS = 1.0       # losing my servant in a battle: the gem I return
 SERVANT_WORTH = 0.3  # ... and per point of power my servant has above a fresh one's mean
 
 
+class Unseen:
+    """The action cards a seat cannot see: by colour (the index in ``COLOURS``), the values
+    of the sorties and of the 宝具 left of the lands' colours (``has_land``), and how many
+    cards are unseen in all (events included: the deck and the others' hands)."""
+
+    def __init__(self, sorties: list[list[int]], nps: list[list[int]], has_land: list[bool],
+                 count: int) -> None:
+        self.sorties = sorties
+        self.nps = nps
+        self.has_land = has_land
+        self.count = count
+
+
+class BidTable:
+    """What rating a bid reads from a view, apart from the lands' gems: read once per view."""
+
+    def __init__(self, seen: Seen, power: int, servant: Servant | None, rivals: list[float],
+                 target: float, effect: float, lands: Unseen, loss: float, lead: int) -> None:
+        self.seen = seen
+        self.power = power            # my servant's power (1 if I have none)
+        self.servant = servant
+        self.rivals = rivals          # each bidding rival's power as I know it
+        self.target = target          # the gems that meet my victory condition
+        self.effect = effect          # what my 宝具's effect is worth beyond the gems
+        self.lands = lands            # the unseen action cards of the lands' colours
+        self.loss = loss              # what losing my servant in a battle costs
+        self.lead = lead
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)   # the simulator's full-state variant
 class HeuristicBot:
-    name = "heuristic"
-    needs_view = True
+    name: ClassVar[str] = "heuristic"
+    needs_view: ClassVar[bool] = True
+    #: Game.play_bots may give it a Seen instead of the view
+    reads_seen: ClassVar[bool] = True
 
     def __init__(self, seed: int = 0, cards: CardSet | None = None) -> None:
         self.rng = random.Random(seed)
         self._cards = cards
+        self._table: CardTable | None = None
+        self._all_sorties: list[int] = []   # every sortie value, every 宝具 value (_t())
+        self._all_nps: list[int] = []
 
     @property
     def cards(self) -> CardSet:
@@ -53,181 +100,303 @@ class HeuristicBot:
             self._cards = default_rules().cards
         return self._cards
 
-    def choose(self, view: dict[str, Any], decision: Decision) -> Any:
+    def _t(self) -> CardTable:
+        """The card set's facts by card int."""
+        if self._table is None:
+            self._table = card_table(self.cards)
+            self._all_sorties = list(self.cards.sortie_values)
+            self._all_nps = list(self.cards.np_values)
+        return self._table
+
+    def choose(self, view: dict[str, Any] | Seen, decision: Decision) -> Any:
+        """The choice for ``decision`` from this seat's view (or its :class:`Seen`)."""
         opts = decision.options
         if len(opts) == 1:
             return opts[0]
-        handler = getattr(self, "_" + decision.kind, None)
-        if handler is None:
-            return self.rng.choice(opts)
-        return handler(view, decision)
+        seen = view if isinstance(view, Seen) else seen_of_view(view)
+        kind = decision.kind
+        if kind == "bid":
+            return self._bid(seen, decision)
+        if kind == "place_gem":
+            return self._place_gem(seen, decision)
+        if kind == "draft_master":
+            return self._draft_master(decision)
+        if kind == "draft_servant":
+            return self._draft_servant(decision)
+        if kind == "luck":
+            return self._luck(seen, decision)
+        if kind == "substitute":
+            return self._substitute(seen)
+        if kind == "tsubame":
+            return self._tsubame(seen, decision)
+        if kind == "swap":
+            return self._swap(seen, decision)
+        if kind == "jewel":
+            return self._jewel(seen, decision)
+        return self.rng.choice(opts)
 
     # ------------------------------------------------------------ drafts and gems
-    def _draft_master(self, view, d: Decision):
-        return max(d.options, key=lambda c: (MASTER_PREF.get(c, 5), c))
+    # (explicit loops rather than max(key=lambda ...): a closure in compiled code makes a
+    # reference cycle, and the simulator pauses the cycle collector while games play)
+    def _draft_master(self, d: Decision) -> Any:
+        best: Any = None
+        best_key = (0.0, "")
+        for c in d.options:   # max(): the first of the best
+            key = (MASTER_PREF.get(c, 5), c)
+            if best is None or key > best_key:
+                best, best_key = c, key
+        return best
 
-    def _draft_servant(self, view, d: Decision):
-        def value(c: str) -> float:
-            if c in SERVANT_PREF:
-                return SERVANT_PREF[c]
-            sv = self.cards.servants.get(c)
-            return sv.power * 2 if sv else 0
-        return max(d.options, key=lambda c: (value(c), c))
+    def _draft_servant(self, d: Decision) -> Any:
+        best: Any = None
+        best_key = (0.0, "")
+        for c in d.options:
+            key = (self._servant_value(c), c)
+            if best is None or key > best_key:
+                best, best_key = c, key
+        return best
 
-    def _place_gem(self, view, d: Decision):
+    def _servant_value(self, c: str) -> float:
+        if c in SERVANT_PREF:
+            return SERVANT_PREF[c]
+        sv = self.cards.servants.get(c)
+        return sv.power * 2 if sv else 0
+
+    def _place_gem(self, seen: Seen, d: Decision) -> Any:
         """The extra gem goes where my best bid would then be worth the most (the rivals
         are drawn toward the gems: a gem may also lure them away from my best land)."""
-        hand = view["me"]["hand"]
+        hand = seen.hand
         if not hand:
             return d.options[0]
+        table = self.bid_table(seen)
         best, best_score = d.options[0], -math.inf
+        t = self._t()
+        # a card's score depends on the gems of its land and in all: the same on most lands
+        memo: dict[tuple[str, int, int], float] = {}
         for land_id in d.options:
-            lands = [dict(l, gems=l["gems"] + (l["id"] == land_id)) for l in view["lands"]]
-            scores = self.bid_scores(dict(view, lands=lands), hand)
+            gems = [0] * len(COLOURS)
+            for land, g in zip(seen.lands, seen.land_gems):
+                gems[t.colour[t.ids[land]]] = g + (land == land_id)
+            scores = self._scores(table, gems, hand, memo)
             score = max(scores.values()) + self.rng.random() * 0.01
             if score > best_score:
                 best, best_score = land_id, score
         return best
 
     # ------------------------------------------------------------ the bid
-    def _my_power(self, view) -> int:
-        return self._power_of(view["me"], unknown=1)
-
-    def _power_of(self, p: dict[str, Any], unknown: int = 0) -> int:
-        """The power of the servant a seat's view entry ``p`` shows (``unknown`` if none),
-        with the dark master's bonus."""
-        sv = self.cards.servants.get(p["servant"] or "")
+    def _power_of(self, servant: str, master: str, dark: bool, unknown: int = 0) -> int:
+        """The power of the servant ``servant`` (``unknown`` if none), with the dark master's
+        bonus."""
+        cards = self.cards
+        sv = cards.servants.get(servant)
         power = sv.power if sv else unknown
-        if p["dark"]:
-            m = self.cards.masters.get(p["master"] or "")
+        if dark:
+            m = cards.masters.get(master)
             power += int(m.params.get("power", 0)) if m else 0
         return power
 
-    def _unseen_power(self, view) -> float:
+    def _unseen_power(self, seen: Seen) -> float:
         """The mean power of the servants this seat cannot see: neither its own, nor face
         up, nor discarded."""
-        seen = Counter(p["servant"] for p in view["seats"] if p["servant"])
-        seen.update(view["discards"]["servant"])
-        seen[view["me"]["servant"]] += 1
-        powers = []
-        for sid, sv in self.cards.servants.items():
-            if seen[sid]:
-                seen[sid] -= 1
+        t = self._t()
+        seen_n = [0] * len(t.names)   # by card int ("", a face-down servant, is no card)
+        _count(t.ids, seen.servant, seen_n)
+        _count(t.ids, seen.disc_servant, seen_n)
+        mine = t.ids.get(seen.my_servant, -1)
+        if mine >= 0:
+            seen_n[mine] = seen_n[mine] + 1
+        total = 0
+        count = 0
+        for c, sv in t.servants.items():   # in the card file's order
+            k = seen_n[c]
+            if k:
+                seen_n[c] = k - 1
             else:
-                powers.append(sv.power)
-        return sum(powers) / len(powers) if powers else 2.0
+                total += sv.power
+                count += 1
+        return total / count if count else 2.0
 
-    def _rivals(self, view) -> list[tuple[dict[str, Any], float]]:
+    def _rivals(self, seen: Seen, unseen: float) -> list[float]:
         """The other seats that will bid (cards in hand), each with its servant's power as
-        this seat knows it (face up: exact; face down: the mean of the unseen)."""
-        unseen = self._unseen_power(view)
-        return [(p, self._power_of(p, unknown=0) if p["servant"] else unseen)
-                for p in view["seats"]
-                if p["seat"] != view["seat"] and p["hand_size"] > 0]
+        this seat knows it (face up: exact; face down: ``unseen``, the mean of the unseen)."""
+        rivals: list[float] = []
+        for i, servant in enumerate(seen.servant):
+            if i != seen.seat and seen.hand_size[i] > 0:
+                rivals.append(float(self._power_of(servant, seen.master[i], seen.dark[i]))
+                              if servant else unseen)
+        return rivals
 
-    def _bid(self, view, d: Decision):
-        scores = self.bid_scores(view, d.options)
-        return max(scores, key=lambda c: scores[c] + self.rng.random() * 0.05)
+    def _bid(self, seen: Seen, d: Decision) -> Any:
+        scores = self._scores(self.bid_table(seen), self._colour_gems(seen), d.options)
+        best: Any = None
+        best_key = 0.0
+        for c, score in scores.items():   # max(): the first of the best
+            key = score + self.rng.random() * 0.05
+            if best is None or key > best_key:
+                best, best_key = c, key
+        return best
 
-    def unseen_actions(self, view) -> tuple[dict[str, list[int]], dict[str, list[int]], int]:
+    def unseen_actions(self, view: dict[str, Any]
+                       ) -> tuple[dict[str, list[int]], dict[str, list[int]], int]:
         """The action cards this seat cannot see (in the deck or the others' hands), counted
         from the view: every card of the lands' colours less my hand and the action discard.
         Returns the sortie values and the 宝具 values left per colour, and how many unseen
         cards there are in all (events included: the deck and the others' hands)."""
-        gone = Counter(view["me"]["hand"])
-        gone.update(view["discards"]["action"])
+        u = self._unseen_actions(seen_of_view(view))
         sorties: dict[str, list[int]] = {}
         nps: dict[str, list[int]] = {}
-        for land in view["lands"]:
-            colour = self.cards.lands[land["id"]].colour
-            s_left, n_left = sorties.setdefault(colour, []), nps.setdefault(colour, [])
-            for card in self.cards.actions_of(colour):
-                if gone[card]:
-                    gone[card] -= 1
-                    continue
-                (s_left if "-sortie-" in card else n_left).append(card_value(card))
-        unseen = view["decks"]["action"] + sum(
-            p["hand_size"] for p in view["seats"] if p["seat"] != view["seat"])
-        return sorties, nps, unseen
+        for ci, colour in enumerate(COLOURS):
+            if u.has_land[ci]:
+                sorties[colour], nps[colour] = u.sorties[ci], u.nps[ci]
+        return sorties, nps, u.count
 
-    def bid_scores(self, view, options) -> dict[str, float]:
+    def _unseen_actions(self, seen: Seen) -> Unseen:
+        t = self._t()
+        gone = [0] * len(t.names)
+        ids = t.ids
+        _count(ids, seen.hand, gone)
+        _count(ids, seen.disc_action, gone)
+        sorties: list[list[int]] = [[] for _ in COLOURS]
+        nps: list[list[int]] = [[] for _ in COLOURS]
+        has_land = [False] * len(COLOURS)
+        is_np, value = t.np, t.value
+        for land in seen.lands:
+            ci = t.colour[ids[land]]
+            has_land[ci] = True
+            s_left, n_left = sorties[ci], nps[ci]
+            for c in t.actions[ci]:
+                k = gone[c]
+                if k:
+                    gone[c] = k - 1
+                elif is_np[c]:
+                    n_left.append(value[c])
+                else:
+                    s_left.append(value[c])
+        unseen = seen.deck_action
+        for i, size in enumerate(seen.hand_size):
+            if i != seen.seat:
+                unseen += size
+        return Unseen(sorties, nps, has_land, unseen)
+
+    def bid_table(self, seen: Seen) -> BidTable:
+        """What rating a bid reads from ``seen``, apart from the lands' gems."""
+        seat, gems = seen.seat, seen.gems
+        lead = gems[seat] - max([g for i, g in enumerate(gems) if i != seat])
+        power = self._power_of(seen.my_servant, seen.my_master, seen.my_dark, unknown=1)
+        sv = self.cards.servants.get(seen.my_servant)
+        unseen_power = self._unseen_power(seen)
+        rivals = self._rivals(seen, unseen_power)
+        target = self._victory_target(seen)
+        effect = self._np_effect_worth(seen, sv)
+        loss = self._loss_cost(seen, power, unseen_power)
+        return BidTable(seen, power, sv, rivals, target, effect, self._unseen_actions(seen),
+                        loss, lead)
+
+    def _colour_gems(self, seen: Seen) -> list[int]:
+        """The gems on each colour's land (by the colour's index; 0 for no land)."""
+        t = self._t()
+        gems = [0] * len(COLOURS)
+        for land, g in zip(seen.lands, seen.land_gems):
+            gems[t.colour[t.ids[land]]] = g
+        return gems
+
+    def bid_scores(self, view: dict[str, Any], options: Any) -> dict[str, float]:
         """What each card of ``options`` is worth as this seat's bid (the bot bids the best,
         with a little noise); :mod:`.belief` reads them as an opponent's likelihoods.
 
         A rival's bid is one of the cards this seat cannot see (counted from the view), its
         land drawn toward the gems by ``GEM_PULL``."""
-        seat = view["seat"]
-        gems = [p["gems"] for p in view["seats"]]
-        lead = gems[seat] - max(g for i, g in enumerate(gems) if i != seat)
-        power = self._my_power(view)
-        sv = self.cards.servants.get(view["me"]["servant"] or "")
-        rivals = self._rivals(view)
-        target = self._victory_target(view)
-        effect = self._np_effect_worth(view, sv)
-        land_gems = {self.cards.lands[l["id"]].colour: l["gems"] for l in view["lands"]}
-        total_gems = sum(land_gems.values()) or 1
-        left_s, left_n, unseen = self.unseen_actions(view)
-        loss = self._loss_cost(view, power)
-        n_actions = sum(len(left_s.get(c, ())) + len(left_n.get(c, ())) for c in land_gems)
-        unseen = max(unseen, n_actions, 1)
+        seen = seen_of_view(view)
+        return self._scores(self.bid_table(seen), self._colour_gems(seen), options)
+
+    def _scores(self, t: BidTable, gems: list[int], options: Any,
+                memo: dict[tuple[str, int, int], float] | None = None) -> dict[str, float]:
+        """:meth:`bid_scores` of ``options`` on the table ``t`` with ``gems`` on each colour's
+        land. ``memo`` keeps each action card's score by its land's gems and the gems in all,
+        for calls on the same table."""
+        u = t.lands
+        left_s, left_n = u.sorties, u.nps
+        total_gems = 0
+        n_actions = 0
+        for ci in range(len(COLOURS)):
+            if u.has_land[ci]:
+                total_gems += gems[ci]
+                n_actions += len(left_s[ci]) + len(left_n[ci])
+        total_gems = total_gems or 1
+        unseen = max(u.count, n_actions, 1)
+        power, sv, rivals, mine = t.power, t.servant, t.rivals, t.seen.gems[t.seen.seat]
+        cards = self._t()
+        all_sorties, all_nps = self._all_sorties, self._all_nps
         scores: dict[str, float] = {}
         for card in options:
-            a = parse_action(card)
-            if a is None:
-                scores[card] = self._event_score(view, card, lead)
+            c = cards.ids.get(card, 0)
+            if cards.kind[c] != ACTION:
+                scores[card] = self._event_score(t.seen, card, t.lead)
                 continue
-            g = land_gems.get(a.colour, 0)
-            sorties = left_s.get(a.colour) or list(self.cards.sortie_values)
-            nps = left_n.get(a.colour) or list(self.cards.np_values)
-            n_c = len(left_s.get(a.colour, ())) + len(left_n.get(a.colour, ()))
+            ci = cards.colour[c]
+            g = gems[ci]
+            key = (card, g, total_gems)
+            if memo is not None and key in memo:
+                scores[card] = memo[key]
+                continue
+            sorties = left_s[ci] or all_sorties
+            nps = left_n[ci] or all_nps
+            n_c = len(left_s[ci]) + len(left_n[ci])
             # a rival bids on this land: an unseen card of its colour, drawn toward the gems
             pi = (1 - GEM_PULL) * n_c / unseen + GEM_PULL * g / total_gems * n_actions / unseen
             p_np = len(nps) / (len(nps) + len(sorties))
-            total = power + a.value
+            value = cards.value[c]
+            total = power + value
+            is_sortie = not cards.np[c]
             alone = clear = beaten = safe = 1.0
-            for _, rp in rivals:
-                # P(rival's sortie total < mine), ties half; P(rival's 宝具 total < mine)
-                s_lt = sum((rp + v < total) + 0.5 * (rp + v == total) for v in sorties) \
-                    / len(sorties)
-                n_lt = sum((rp + v < total) + 0.5 * (rp + v == total) for v in nps) / len(nps)
+            last = math.nan   # the rivals face down share one power: their chances once
+            s_lt = n_lt = n_ge = 0.0
+            for rp in rivals:
+                if rp != last:
+                    # P(rival's sortie total < mine), ties half; P(rival's 宝具 total < mine)
+                    s_lt = _below(rp, sorties, total)
+                    n_lt = _below(rp, nps, total)
+                    # a rival's 宝具 that wins this land destroys my servant
+                    n_ge = 1.0 if is_sortie else _above(rp, nps, total)
+                    last = rp
                 alone *= 1 - pi
                 clear *= 1 - pi + pi * (1 - p_np) * s_lt
                 beaten *= 1 - pi + pi * ((1 - p_np) + p_np * n_lt)
-                # a rival's 宝具 that wins this land destroys my servant
-                n_ge = 1.0 if a.kind == "sortie" else \
-                    sum(rp + v > total for v in nps) / len(nps)
                 safe *= 1 - pi * p_np * n_ge
-            if gems[seat] + g >= target:
-                g += REACH            # these gems would meet my victory condition
-            if a.kind == "sortie":
-                ev = g * clear
+            gain = float(g)
+            if mine + g >= t.target:
+                gain += REACH            # these gems would meet my victory condition
+            if is_sortie:
+                ev = gain * clear
             elif sv is not None and sv.np_as_sortie_vs_np:
                 no_np = 1.0
                 for _ in rivals:
                     no_np *= 1 - pi * p_np
-                ev = (no_np - alone) * (g + 0.5)   # つばめ返し beats 出撃 only
+                ev = (no_np - alone) * (gain + 0.5)   # つばめ返し beats 出撃 only
             else:
-                ev = (beaten - alone) * (g + effect)
-            ev -= KEEP * a.value          # keep strong cards for later
-            ev -= (1 - safe) * loss
+                ev = (beaten - alone) * (gain + t.effect)
+            ev -= KEEP * value            # keep strong cards for later
+            ev -= (1 - safe) * t.loss
             scores[card] = ev
+            if memo is not None:
+                memo[key] = ev
         return scores
 
-    def _loss_cost(self, view, power: int) -> float:
+    def _loss_cost(self, seen: Seen, power: int, unseen_power: float) -> float:
         """What losing my servant in a battle costs: the gem I return (if I hold one) and
-        the power my servant has above what a fresh one would bring."""
-        gem = LOSS if view["seats"][view["seat"]]["gems"] > 0 else 0.0
-        return gem + SERVANT_WORTH * (power - self._unseen_power(view))
+        the power my servant has above what a fresh one would bring (``unseen_power``)."""
+        gem = LOSS if seen.gems[seen.seat] > 0 else 0.0
+        return gem + SERVANT_WORTH * (power - unseen_power)
 
-    def _victory_target(self, view) -> float:
+    def _victory_target(self, seen: Seen) -> float:
         """The gems that win me the game at the end of a round (final edition; イリヤ's
         聖杯の器: 10); infinite when no gem count wins."""
-        if view["edition"] != "final" or view["mode"] == "big_battle":
+        if seen.edition != "final" or seen.mode == "big_battle":
             return math.inf
-        m = self.cards.masters.get(view["me"]["master"] or "")
+        m = self.cards.masters.get(seen.my_master)
         return int(m.params.get("victory", 12)) if m and m.ability == "vessel" else 12
 
-    def _np_effect_worth(self, view, sv) -> float:
+    def _np_effect_worth(self, seen: Seen, sv: Servant | None) -> float:
         """What resolving my 宝具 is worth beyond the gems: nothing against a visible
         アヴェンジャー (it takes mine down with it), nor when every rival is visibly safe from
         it (ゴッドハンド against a plain destruction); a face-down rival may suffer it."""
@@ -235,10 +404,10 @@ class HeuristicBot:
             return 0.0
         eff = sv.effect
         hurt = bool(eff.pool_gems)
-        for p in view["seats"]:
-            if p["seat"] == view["seat"]:
+        for i, servant in enumerate(seen.servant):
+            if i == seen.seat:
                 continue
-            rsv = self.cards.servants.get(p["servant"] or "")
+            rsv = self.cards.servants.get(servant)
             if rsv is None:
                 hurt = True
                 continue
@@ -248,60 +417,99 @@ class HeuristicBot:
                 hurt = True
         return EFFECT if hurt else 0.0
 
-    def _event_score(self, view, card: str, lead: int) -> float:
+    def _event_score(self, seen: Seen, card: str, lead: int) -> float:
         ev = self.cards.events.get(card)
         kind = ev.kind if ev else ""
         if kind == "grail":
             return 50.0 if lead >= 2 else -5.0
         if kind == "swap":
-            me = view["me"]
-            mine = SERVANT_PREF.get(me["servant"] or "", 5)
-            best = max((SERVANT_PREF.get(p["servant"], 5) for p in view["seats"]
-                        if p["servant"] and p["seat"] != view["seat"]), default=0)
+            mine = SERVANT_PREF.get(seen.my_servant, 5)
+            best = max([SERVANT_PREF.get(servant, 5) for i, servant in enumerate(seen.servant)
+                        if servant and i != seen.seat], default=0)
             return 1.5 if best - mine >= 4 else -3.0
         return -4.0  # 強運: keep it for a reaction
 
     # ------------------------------------------------------------ abilities
-    def _luck(self, view, d: Decision):
-        if "use" in d.options and view["seat"] in d.info.get("targets", ()):
+    def _luck(self, seen: Seen, d: Decision) -> Any:
+        if "use" in d.options and seen.seat in d.info.get("targets", ()):
             return "use"
         return "decline"
 
-    def _substitute(self, view, d: Decision):
-        sv = self.cards.servants.get(view["me"]["servant"] or "")
+    def _substitute(self, seen: Seen) -> Any:
+        sv = self.cards.servants.get(seen.my_servant)
         return "yes" if sv is not None and SERVANT_PREF.get(sv.id, 5) >= 4 else "no"
 
-    def _tsubame(self, view, d: Decision):
-        return max(d.options, key=lambda s: (view["seats"][s]["gems"], -s))
+    def _tsubame(self, seen: Seen, d: Decision) -> Any:
+        best: Any = None
+        best_key = (0, 0)
+        for s in d.options:   # max(): the first of the best
+            key = (seen.gems[s], -s)
+            if best is None or key > best_key:
+                best, best_key = s, key
+        return best
 
-    def _swap(self, view, d: Decision):
-        def value(s: int) -> float:
-            p = view["seats"][s]
-            return SERVANT_PREF.get(p["servant"], 5) if p["servant"] else 5.0
-        return max(d.options, key=lambda s: (value(s), -s))
+    def _swap(self, seen: Seen, d: Decision) -> Any:
+        best: Any = None
+        best_key = (0.0, 0)
+        for s in d.options:
+            servant = seen.servant[s]
+            key = (SERVANT_PREF.get(servant, 5) if servant else 5.0, -s)
+            if best is None or key > best_key:
+                best, best_key = s, key
+        return best
 
-    def _jewel(self, view, d: Decision):
+    def _jewel(self, seen: Seen, d: Decision) -> Any:
         """Discard the smallest card that lifts my total to the best opposing total."""
-        seat = view["seat"]
-        my_bid = view["seats"][seat]["bid"]
+        seat = seen.seat
+        my_bid = seen.bid[seat]
         a = parse_action(my_bid) if my_bid else None
         if a is None:
             return "pass"
-        rivals = []
-        for p in view["seats"]:
-            b = parse_action(p["bid"]) if p["bid"] else None
-            if p["seat"] != seat and b and b.colour == a.colour:
-                rivals.append((p, b))
-        if any(b.kind != a.kind for _, b in rivals):
-            return "pass"   # a mixed battle is decided by the kinds, not the totals
-        mine = self._my_power(view) + a.value
+        rivals: list[tuple[int, Action]] = []
+        for i, bid in enumerate(seen.bid):
+            b = parse_action(bid) if bid else None
+            if i != seat and b and b.colour == a.colour:
+                rivals.append((i, b))
+        for _, b in rivals:
+            if b.kind != a.kind:
+                return "pass"   # a mixed battle is decided by the kinds, not the totals
+        mine = self._power_of(seen.my_servant, seen.my_master, seen.my_dark, unknown=1) + a.value
         best = 0
-        for p, b in rivals:
-            sv = self.cards.servants.get(p["servant"] or "")
-            best = max(best, (sv.power if sv else 2) + (2 if p["dark"] else 0) + b.value)
+        for i, b in rivals:
+            sv = self.cards.servants.get(seen.servant[i])
+            best = max(best, (sv.power if sv else 2) + (2 if seen.dark[i] else 0) + b.value)
         need = best + 1 - mine
         if need <= 0:
             return "pass"
-        usable = sorted((c for c in d.options if c != "pass" and card_value(c) >= need),
+        usable = sorted([c for c in d.options if c != "pass" and card_value(c) >= need],
                         key=card_value)
         return usable[0] if usable else "pass"
+
+
+def _count(ids: dict[str, int], cards: list[str], counts: list[int]) -> None:
+    """Add one to ``counts`` at the int of each card of ``cards`` (if the card set has it)."""
+    for card in cards:
+        c = ids.get(card, -1)
+        if c >= 0:
+            counts[c] = counts[c] + 1
+
+
+def _below(rp: float, values: list[int], total: int) -> float:
+    """The chance that ``rp`` plus one of ``values`` stays below ``total`` (ties count half)."""
+    n = 0.0
+    for v in values:
+        x = rp + v
+        if x < total:
+            n += 1.0
+        elif x == total:
+            n += 0.5
+    return n / len(values)
+
+
+def _above(rp: float, values: list[int], total: int) -> float:
+    """The chance that ``rp`` plus one of ``values`` exceeds ``total``."""
+    n = 0
+    for v in values:
+        if rp + v > total:
+            n += 1
+    return n / len(values)

@@ -1,0 +1,61 @@
+"""The compact view door (fuyuki.sbb.view.Seen): what the heuristic bot reads of a seat's view,
+built from the state by ``build_seen`` in ``Game.play_bots``. It must be exactly what
+``seen_of_view`` reads from ``view(seat)`` — so it never holds more than the view — for every
+seat at every decision, and the bots must play the same games from it as from the views."""
+
+from __future__ import annotations
+
+import pytest
+
+from fuyuki.sbb import new_game
+from fuyuki.sbb.agents import make_bot, play_out
+from fuyuki.sbb.rules import Rules
+from fuyuki.sbb.view import SEEN_FIELDS, build_seen, seen_of_view
+
+PRESETS = [("final", None, (), 4), ("final", None, ("land_modifiers",), 5), ("v1.0", None, (), 3),
+           ("v1.1", None, (), 4), ("final", "hf", (), 4), ("final", "ubw", (), 3),
+           ("final", "big_battle", (), 7)]
+
+
+@pytest.mark.parametrize("edition,mode,options,players", PRESETS)
+def test_seen_is_what_the_view_shows_for_every_seat_at_every_decision(edition, mode, options,
+                                                                      players):
+    rules = Rules.preset(edition, mode, options)
+    checked = 0
+    for seed in range(6):
+        g = new_game(players, seed, rules=rules)
+        bots = [make_bot("random" if (seat + seed) % 2 else "heuristic", seed * 10 + seat, rules)
+                for seat in range(players)]
+        while not g.over:
+            for seat in range(players):
+                assert build_seen(g, seat) == seen_of_view(g.view(seat)), (seed, seat, g.s.phase)
+                checked += 1
+            for seat, d in g.pending().items():
+                b = bots[seat]
+                g.submit(seat, b.choose(g.view(seat) if b.needs_view else None, d))
+    assert checked > 100
+
+
+def test_seen_differs_when_any_field_differs():
+    g = new_game(4, 1)
+    seen = build_seen(g, 0)
+    for name in SEEN_FIELDS:
+        other = build_seen(g, 0)
+        value = getattr(other, name)
+        if isinstance(value, list):
+            changed: object = [*value, value[0] if value else 1]
+        elif isinstance(value, bool):
+            changed = not value
+        else:
+            changed = value + (1 if isinstance(value, int) else "x")
+        setattr(other, name, changed)
+        assert other != seen, name
+
+
+def test_heuristic_bots_play_the_same_games_from_seen_as_from_views():
+    for seed in range(40):
+        fast, slow = new_game(4, seed), new_game(4, seed)
+        play_out(fast, [make_bot("heuristic", seed * 4 + k) for k in range(4)])   # Seen
+        play_out(slow, [make_bot("heuristic", seed * 4 + k) for k in range(4)],
+                 visit=lambda *_: None)                                          # views
+        assert fast.record.submissions == slow.record.submissions, seed
