@@ -181,3 +181,20 @@ def test_simulate_players_outside_2_to_5_is_a_one_line_error(players: str) -> No
     assert r.exit_code == 2
     assert r.output.strip().splitlines() == [
         "エラー：--players：players：must be 2 to 5 (the pack has 5 camps)"]
+
+
+def test_camp_lines_list_a_stray_once_on_its_own_line_and_the_dead_as_dead() -> None:
+    from fuyuki.cli.board_commands import camp_lines
+
+    game = board.new_game(players=2, seed=1, camps=["rider", "saber"])
+    register()
+    view = game.view(0)
+    for ch in view["chars"]:
+        if ch["id"] == "shinji":
+            ch["alive"], ch["hp"] = False, 0
+        if ch["id"] == "rider":
+            ch["stray"] = True
+    lines = camp_lines(view, Texts(game.pack, view, "ja")).plain.splitlines()
+    assert lines[0].startswith("ライダー陣営") and "慎二死亡" in lines[0] and "ライダー" not in lines[0][6:]
+    assert lines[-1] == "はぐれ: ●ライダー25/25"
+    assert sum("ライダー25/25" in line for line in lines) == 1

@@ -113,12 +113,12 @@ def chars_table(view: dict[str, Any], texts) -> Table:
 
 
 def _char_state(ch: dict[str, Any], t) -> str:
+    """HP/max (or 死亡), 単独 and the ★強化★ boosts (strays are listed on their own line)."""
     if not ch["alive"]:
         return t("ui.dead")
     out = f"{max(ch['hp'], 0)}/{ch['max_hp']}"
-    for flag, key in ((ch["stray"], "ui.stray"), (ch["alone"], "ui.alone")):
-        if flag:
-            out += f" {t(key)}"
+    if ch["alone"]:
+        out += f" {t('ui.alone')}"
     for stat in ("at", "df"):
         if ch[f"boost_{stat}"]:
             out += f" {stat.upper()}+{ch[f'boost_{stat}']}"
@@ -157,16 +157,22 @@ def camp_lines(view: dict[str, Any], texts) -> Text:
     return out
 
 
+def _copies(items: list[dict[str, Any]]) -> dict[str, int]:
+    """How many copies of each card type a list of card instances holds (in order seen)."""
+    counts: dict[str, int] = {}
+    for h in items:
+        counts[h["card"]] = counts.get(h["card"], 0) + 1
+    return counts
+
+
 def hand_line(view: dict[str, Any], texts) -> Text:
     """Your hand and plotted cards by name (their texts: ``?``), and the deck, on one line."""
     t = texts.t
     out = Text()
     for label, items in ((t("ui.hand"), view.get("hand", [])),
                          (t("ui.plotted"), view.get("plotted", []))):
-        counts: dict[str, int] = {}
-        for h in items:
-            counts[h["card"]] = counts.get(h["card"], 0) + 1
-        names = [texts.pack.cards[c].name + (f"×{n}" if n > 1 else "") for c, n in counts.items()]
+        names = [texts.pack.cards[c].name + (f"×{n}" if n > 1 else "")
+                 for c, n in _copies(items).items()]
         out.append(f"{label}: ", style="bold")
         out.append(("・" if texts.lang == "ja" else ", ").join(names) or t("ui.none"))
         out.append("  ")
@@ -183,10 +189,7 @@ def hand_panel(view: dict[str, Any], texts) -> Panel:
         lines.append(f"{label}: ", style="bold")
         if not items:
             lines.append(t("ui.none"), style="dim")
-        counts: dict[str, int] = {}
-        for h in items:                      # copies of a card: one line, "×3"
-            counts[h["card"]] = counts.get(h["card"], 0) + 1
-        for card, n in counts.items():
+        for card, n in _copies(items).items():     # copies of a card: one line, "×3"
             c = pack.cards[card]
             lines.append(f"\n  「{c.name}」{f'×{n}' if n > 1 else ''} ", style="bold")
             lines.append(pick(c.text, texts.lang), style="dim")
