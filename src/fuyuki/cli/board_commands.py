@@ -8,12 +8,12 @@ from typing import Any, Optional
 import typer
 from rich.cells import cell_len
 from rich.console import Console, Group
-from rich.padding import Padding
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
 from fuyuki.cli.files import board_save, fail
+from fuyuki.cli.wrap import Paragraph
 from fuyuki.core.errors import DataError, FuyukiError
 from fuyuki.core.i18n import pick
 from fuyuki.core.load import check_output, unfinished_line
@@ -277,11 +277,11 @@ class Teacher:
         self.told.add(key)
         return True
 
-    def decision(self, kind: str, texts) -> Optional[Padding]:
+    def decision(self, kind: str, texts) -> Optional[Paragraph]:
         if not (self.tutorial or kind in EXPLAINED) or not self._first("decision." + kind):
             return None
         head = texts.t("tutorial.head") if self.tutorial else ""
-        return Padding(Text(head + texts.t(f"help.{kind}"), style="yellow"), (0, 0, 0, 2))
+        return Paragraph(head + texts.t(f"help.{kind}"), "yellow", 2)
 
     def event(self, kind: str, texts) -> Optional[Text]:
         if not self.tutorial or kind not in TAUGHT_EVENTS or not self._first("event." + kind):
@@ -321,13 +321,12 @@ def board_help(console: Console, decision: Decision, texts, options) -> None:
     if "hand" in texts.view:
         console.print(hand_panel(texts.view, texts))
     console.print(Text(t("help.title", prompt=texts.prompt(decision.to_json())), style="bold cyan"))
-    console.print(Padding(Text(t(f"help.{decision.kind}")), (0, 0, 0, 2)))
+    console.print(Paragraph(t(f"help.{decision.kind}"), indent=2))
     for i, (label, opt) in enumerate(options, 1):
         console.print(Text(f"  {i}. {label}", style="bold"))
         card = texts.card_type_of(str(opt))
         if card is not None:
-            console.print(Padding(Text(pick(texts.pack.cards[card].text, texts.lang), style="dim"),
-                                  (0, 0, 0, 5)))
+            console.print(Paragraph(pick(texts.pack.cards[card].text, texts.lang), "dim", 5))
     console.print(Text(t("help.more"), style="dim"))
 
 

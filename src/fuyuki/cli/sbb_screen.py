@@ -7,10 +7,10 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from rich.console import Group
-from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
+from fuyuki.cli.wrap import Paragraph
 from fuyuki.core.events import Event
 from fuyuki.sbb.cards import CardSet, parse_action
 from fuyuki.sbb.text import (card_name, colon, gems_text, option_name, render, seat_name, sep,
@@ -24,9 +24,10 @@ SUMMARY_KINDS = ("uncontested", "misfire", "case1", "case2_win", "case2_tie", "c
 SUMMARY_LINES = 6
 
 
-def indented(text: str, style: str = "", indent: int = 5) -> Padding:
-    """``text`` wrapped at the terminal's width with a hanging indent (never cut)."""
-    return Padding(Text(text, style=style), (0, 0, 0, indent))
+def indented(text: str, style: str = "", indent: int = 5) -> Paragraph:
+    """``text`` wrapped at the terminal's width with a hanging indent (never cut; Japanese
+    by its line-breaking rules: :mod:`fuyuki.cli.wrap`)."""
+    return Paragraph(text, style, indent)
 
 
 def card_text(card: str, cards: CardSet, lang: str) -> str:
