@@ -9,12 +9,11 @@ Runs in its own pytest process (``-m browser``), as the other browser test.
 from __future__ import annotations
 
 import os
-import time
 from pathlib import Path
 
 import pytest
 
-from tests.web.test_browser import chromium, create_in_lobby
+from tests.web.test_browser import chromium, create_in_lobby, play_to_the_end
 
 pytestmark = pytest.mark.browser
 
@@ -96,30 +95,24 @@ def test_two_friends_and_two_bots_play_a_whole_board_game_in_chromium(tmp_path, 
         shot_kinds = {"plot": "02-plot", "target": "03-target", "move": "04-move",
                       "defence": "05-defence"}
         english = False
-        deadline = time.monotonic() + 480
-        while time.monotonic() < deadline:
-            if host.locator("#end").is_visible() and friend.locator("#end").is_visible():
-                break
-            acted = False
-            for name, p in (("desktop", host), ("phone", friend)):
-                if not p.locator("#prompt").is_visible():
-                    continue
-                kind = p.locator("#prompt").get_attribute("data-kind") or ""
-                if kind in shot_kinds and p.locator("#prompt-options .option").count():
-                    p.screenshot(path=str(shots / f"{shot_kinds.pop(kind)}-{name}.png"),
-                                 full_page=True)
-                if not english and name == "phone" and kind == "plot":
-                    p.click("#lang")                       # the English switch
-                    p.wait_for_selector("#prompt-title:has-text('Your move')", timeout=3000)
-                    p.screenshot(path=str(shots / "06-english-phone.png"), full_page=True)
-                    english = True
-                how = _act(p)
-                if how:
-                    seen[how] = seen.get(how, 0) + 1
-                    acted = True
-            if not acted:
-                host.wait_for_timeout(30)
-        else:
+
+        def step(name: str, p) -> bool:
+            nonlocal english
+            kind = p.locator("#prompt").get_attribute("data-kind") or ""
+            if kind in shot_kinds and p.locator("#prompt-options .option").count():
+                p.screenshot(path=str(shots / f"{shot_kinds.pop(kind)}-{name}.png"),
+                             full_page=True)
+            if not english and name == "phone" and kind == "plot":
+                p.click("#lang")                       # the English switch
+                p.wait_for_selector("#prompt-title:has-text('Your move')", timeout=3000)
+                p.screenshot(path=str(shots / "06-english-phone.png"), full_page=True)
+                english = True
+            how = _act(p)
+            if how:
+                seen[how] = seen.get(how, 0) + 1
+            return bool(how)
+
+        if not play_to_the_end({"desktop": host, "phone": friend}, step, 480, 30):
             pytest.fail(f"the game did not end in time (clicks: {seen})")
 
         host.screenshot(path=str(shots / "07-end-desktop.png"), full_page=True)

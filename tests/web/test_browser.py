@@ -32,6 +32,24 @@ def chromium(app, live_server):
             browser.close()
 
 
+def play_to_the_end(pages: dict, step, seconds: float, idle_ms: int) -> bool:
+    """Until every page in ``pages`` (name → page) shows the end: call ``step(name, page)`` for
+    each page with an open prompt (it answers and says whether it did), waiting ``idle_ms``
+    when nobody could. False if the game did not end within ``seconds``."""
+    deadline = time.monotonic() + seconds
+    first = next(iter(pages.values()))
+    while time.monotonic() < deadline:
+        if all(p.locator("#end").is_visible() for p in pages.values()):
+            return True
+        acted = False
+        for name, p in pages.items():
+            if p.locator("#prompt").is_visible() and step(name, p):
+                acted = True
+        if not acted:
+            first.wait_for_timeout(idle_ms)
+    return False
+
+
 def _act(page) -> bool:
     """Answer the open prompt of ``page`` if there is one (the first option, quickly)."""
     if not page.locator("#prompt").is_visible():
@@ -106,33 +124,28 @@ def test_two_friends_and_a_bot_play_a_whole_game_in_chromium(tmp_path, app_facto
         assert spec.locator("#mine").is_hidden()
 
         shot_moments = {"draft_master": "03-draft.png", "bid": "04-bid.png"}
-        deadline = time.monotonic() + 100
         moves = 0
         english_done = False
-        while time.monotonic() < deadline:
-            if host.locator("#end").is_visible() and friend.locator("#end").is_visible():
-                break
-            acted = False
-            for name, p in (("host", host), ("friend", friend)):
-                if p.locator("#prompt").is_visible():
-                    title = p.inner_text("#prompt-title")
-                    for kind, fname in list(shot_moments.items()):
-                        if p.locator("#prompt-options .option").count() and \
-                                _kind_of(p) == kind:
-                            p.screenshot(path=str(shots / f"{fname[:-4]}-{name}.png"), full_page=True)
-                            del shot_moments[kind]
-                    if not english_done and name == "friend" and _kind_of(p) == "bid":
-                        p.click("#lang")          # the English switch
-                        p.wait_for_selector("#confirm:has-text('Lock this card')", timeout=3000)
-                        assert "Your move" in p.inner_text("#prompt-title"), title
-                        p.screenshot(path=str(shots / "05-english.png"), full_page=True)
-                        english_done = True
-                    if _act(p):
-                        acted = True
-                        moves += 1
-            if not acted:
-                host.wait_for_timeout(40)
-        else:
+
+        def step(name: str, p) -> bool:
+            nonlocal moves, english_done
+            title = p.inner_text("#prompt-title")
+            for kind, fname in list(shot_moments.items()):
+                if p.locator("#prompt-options .option").count() and _kind_of(p) == kind:
+                    p.screenshot(path=str(shots / f"{fname[:-4]}-{name}.png"), full_page=True)
+                    del shot_moments[kind]
+            if not english_done and name == "friend" and _kind_of(p) == "bid":
+                p.click("#lang")          # the English switch
+                p.wait_for_selector("#confirm:has-text('Lock this card')", timeout=3000)
+                assert "Your move" in p.inner_text("#prompt-title"), title
+                p.screenshot(path=str(shots / "05-english.png"), full_page=True)
+                english_done = True
+            if not _act(p):
+                return False
+            moves += 1
+            return True
+
+        if not play_to_the_end({"host": host, "friend": friend}, step, 100, 40):
             pytest.fail(f"the game did not end in time ({moves} moves by the humans)")
 
         host.screenshot(path=str(shots / "06-end-phone.png"), full_page=True)

@@ -130,6 +130,11 @@ STAT_LIMITS = {"hp": (1, 999), "at": (0, 99), "df": (0, 99), "ch": (0, 10), "han
 MASTER_ONLY = ("ch", "hand_limit")
 
 
+def _stat(t: Table, name: str) -> int:
+    """A character's stat ``name`` from ``t``, within its limits."""
+    return t.int(name, lo=STAT_LIMITS[name][0], hi=STAT_LIMITS[name][1])
+
+
 def stats_by_camps(t: Table, role: str) -> dict[int, dict[str, int]]:
     """[R-8] ``by_camps``: a character's stats that differ in a game of that many camps, e.g.
     ``[chars.saber.by_camps.5]`` ``hp = 25``: keys are camp counts (2 or more), values the stats
@@ -141,8 +146,7 @@ def stats_by_camps(t: Table, role: str) -> dict[int, dict[str, int]]:
             raise t.fail(key, "must be a number of camps (2 or more)")
         st = t.table(key)
         st.check_keys(allowed)
-        out[int(key)] = {s: st.int(s, lo=STAT_LIMITS[s][0], hi=STAT_LIMITS[s][1])
-                         for s in allowed if st.has(s)}
+        out[int(key)] = {s: _stat(st, s) for s in allowed if st.has(s)}
     return out
 
 
@@ -261,12 +265,12 @@ def load_pack(directory: str | Path | None = None) -> Pack:
         for i, aid in enumerate(abl):
             if aid not in abilities:
                 raise c.fail(f"abilities[{i}]", f"unknown ability {aid!r}")
+        is_master = role == "master"
         chars[cid] = CharDef(
-            cid, c.str("name"), c.str("short", c.str("name")), role, c.int("hp", lo=1, hi=999),
-            c.int("at", lo=0, hi=99),
-            c.int("df", lo=0, hi=99),
-            c.int("ch", lo=0, hi=10) if role == "master" else c.int("ch", 0, lo=0, hi=0),
-            c.int("hand_limit", lo=0, hi=30) if role == "master" else 0,
+            cid, c.str("name"), c.str("short", c.str("name")), role, _stat(c, "hp"),
+            _stat(c, "at"), _stat(c, "df"),
+            _stat(c, "ch") if is_master else c.int("ch", 0, lo=0, hi=0),
+            _stat(c, "hand_limit") if is_master else 0,
             sk_values, tuple(abl), stats_by_camps(c.table("by_camps", {}), role))
     cpt = camps_t.table("camps")
     camps: dict[str, CampDef] = {}
