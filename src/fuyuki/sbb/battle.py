@@ -294,7 +294,7 @@ def step_effects(g: Game, items: tuple[Any, ...], idx: int, kept: tuple[Any, ...
                 steps.append(("pool_gems", w, pool_gems))
         if after:
             steps.append(after)
-        g.then(*steps)
+        g.then_all(steps)
         return
     w, losses, pool_gems = items[idx]
     g.emit("np_resolves", seat=w, servant=g.t.names[g.s.servant[w]],

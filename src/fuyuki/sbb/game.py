@@ -182,7 +182,14 @@ class Game:
 
     def then(self, *steps: Op) -> None:
         """Run ``steps`` next, in the given order, before anything already scheduled."""
-        self.s.stack.extend(reversed(steps))
+        self.then_all(list(steps))
+
+    def then_all(self, steps: list[Op]) -> None:
+        """:meth:`then` for a list of steps (a call with ``*steps`` costs a generic call in
+        the compiled build; so does ``extend(reversed(...))``)."""
+        stack = self.s.stack
+        for i in range(len(steps) - 1, -1, -1):
+            stack.append(steps[i])
 
     def ask(self, decisions: dict[int, Decision], cont: Op) -> None:
         """Ask every seat in ``decisions``; when all have answered, run ``cont + (answers,)``."""

@@ -81,11 +81,13 @@ def step_reveal(g: Game, answers: Answers) -> None:
             for seat in seats:
                 flip(g, seat, "master")
                 flip(g, seat, "servant")
-    g.then(*battle_steps(g, colours), *AFTER_BATTLES)
+    steps = battle_steps(g, colours)
+    steps.extend(AFTER_BATTLES)
+    g.then_all(steps)
 
 
 def step_events_resolve(g: Game) -> None:
-    g.then(*event_steps(g))
+    g.then_all(event_steps(g))
 
 
 def event_steps(g: Game) -> list[Op]:

@@ -39,7 +39,7 @@ def step_setup(g: Game) -> None:
     if r.coins:
         s.coins = [1] * s.n
     g.emit("setup", players=s.n, lands=t.names_of(lands), parent=s.parent, pool=s.pool)
-    g.then(*deal_steps(r))
+    g.then_all(deal_steps(r))
 
 
 def deal_steps(r: Rules) -> list[Op]:
