@@ -17,13 +17,13 @@ A :class:`Decision` lists every legal choice in ``options``; each option is a va
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from mypy_extensions import mypyc_attr
 
 
 #: the ``info`` of every decision made without one: one shared empty dict (never changed)
-NO_INFO: dict[str, Any] = {}
+NO_INFO: Final[dict[str, Any]] = {}
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # compiled: picklable, copyable (see _build)

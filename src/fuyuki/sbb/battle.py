@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Final, Sequence
 
 from fuyuki.core.protocol import Decision
 from fuyuki.sbb.abilities import Loss
@@ -16,11 +16,11 @@ from fuyuki.sbb.game import Answers, Game
 from fuyuki.sbb.state import Op
 
 #: the data keys of the most frequent battle events (Game.log)
-UNCONTESTED = ("seat", "land", "gems")
-MISFIRE = ("seat", "land")
-BATTLE = ("land", "seats")
-TAKE = ("seat", "land", "gems")
-TOTALS = ("land", "totals", "kinds", "parts")
+UNCONTESTED: Final = ("seat", "land", "gems")
+MISFIRE: Final = ("seat", "land")
+BATTLE: Final = ("land", "seats")
+TAKE: Final = ("seat", "land", "gems")
+TOTALS: Final = ("land", "totals", "kinds", "parts")
 
 
 def step_battle(g: Game, li: int, parts: tuple[int, ...]) -> None:

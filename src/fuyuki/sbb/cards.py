@@ -12,7 +12,7 @@ from __future__ import annotations
 import copyreg
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -169,7 +169,7 @@ def card_value(card: str) -> int:
 
 
 #: the int of "no card" (an empty master or servant seat, no bid): the id "" sorts first
-NO_CARD = 0
+NO_CARD: Final = 0
 #: what a card id names (:attr:`CardTable.kind`)
 NONE, MASTER, SERVANT, LAND, ACTION, EVENT = range(6)
 #: ``fetched`` of a master ability: the seat's own master comes back face up (偽臣の書)

@@ -14,7 +14,7 @@ and reactions in :mod:`fuyuki.sbb.losses`; what a seat may see in :mod:`fuyuki.s
 from __future__ import annotations
 
 import secrets
-from typing import Any, Callable, NoReturn
+from typing import Any, Callable, Final, NoReturn
 
 from mypy_extensions import mypyc_attr
 
@@ -33,11 +33,11 @@ from fuyuki.sbb.view import build_seen, build_view
 Answers = dict[int, Any]
 #: the loop that runs the rule stack (fuyuki.sbb.steps.run, which knows every step; it is set
 #: when fuyuki.sbb is imported — game.py cannot import the step modules, they import it)
-RUNNER: list[Callable[[Game], None]] = []
+RUNNER: Final[list[Callable[[Game], None]]] = []
 #: the data keys of the most frequent events, logged compactly (Game.log)
-FLIP = ("seat", "what", "card")
-DRAW = ("seat", "cards")
-DRAWS = ("seats", "hands")
+FLIP: Final = ("seat", "what", "card")
+DRAW: Final = ("seat", "cards")
+DRAWS: Final = ("seats", "hands")
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # compiled: picklable, copyable (see _build)

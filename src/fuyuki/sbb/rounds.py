@@ -3,6 +3,8 @@ the round's end. The battles themselves are in :mod:`fuyuki.sbb.battle`."""
 
 from __future__ import annotations
 
+from typing import Final
+
 from fuyuki.core.protocol import Decision
 from fuyuki.sbb.battle import battle_steps, bid_colours
 from fuyuki.sbb.cards import NO_CARD
@@ -11,14 +13,14 @@ from fuyuki.sbb.state import Op
 
 #: a round's steps after its events (§4.2 discard, §4.4 draw, §4.5 end): the engine schedules
 #: them at the reveal, and fuyuki.sbb.sampling rebuilds a game in the middle of a round with them
-AFTER_EVENTS: tuple[Op, ...] = (("cleanup",), ("draw_step",), ("round_end",))
+AFTER_EVENTS: Final[tuple[Op, ...]] = (("cleanup",), ("draw_step",), ("round_end",))
 #: the data keys of the round's most frequent events (Game.log)
-ROUND = ("round", "parent")
-GEMS_PLACED = ("gems",)
-EXTRA_GEM = ("seat", "land")
-REVEAL = ("bids",)
+ROUND: Final = ("round", "parent")
+GEMS_PLACED: Final = ("gems",)
+EXTRA_GEM: Final = ("seat", "land")
+REVEAL: Final = ("bids",)
 #: a round's steps after its battles
-AFTER_BATTLES: tuple[Op, ...] = (("events_resolve",),) + AFTER_EVENTS
+AFTER_BATTLES: Final[tuple[Op, ...]] = (("events_resolve",),) + AFTER_EVENTS
 
 
 def step_round_start(g: Game) -> None:

@@ -3,6 +3,8 @@ random deal), the opening hands."""
 
 from __future__ import annotations
 
+from typing import Final
+
 from fuyuki.core.protocol import Decision
 from fuyuki.core.rng import shuffle
 from fuyuki.sbb.game import Answers, Game
@@ -10,8 +12,8 @@ from fuyuki.sbb.rules import Rules
 from fuyuki.sbb.state import Op
 
 #: the data keys of the drafts' events, logged compactly (Game.log)
-DRAFT_KEPT = ("kind", "seat", "card", "pack")
-DRAFT_PASS = ("kind", "seat", "left")
+DRAFT_KEPT: Final = ("kind", "seat", "card", "pack")
+DRAFT_PASS: Final = ("kind", "seat", "left")
 
 
 def step_setup(g: Game) -> None:
