@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Final, Sequence
+from typing import Any, Final
 
 from fuyuki.core.protocol import Decision
 from fuyuki.sbb.abilities import Loss
@@ -21,6 +21,8 @@ MISFIRE: Final = ("seat", "land")
 BATTLE: Final = ("land", "seats")
 TAKE: Final = ("seat", "land", "gems")
 TOTALS: Final = ("land", "totals", "kinds", "parts")
+#: seats as event data keys (str(seat), made once)
+SEAT_KEYS: Final = tuple(str(p) for p in range(16))
 
 
 def step_battle(g: Game, li: int, parts: tuple[int, ...]) -> None:
@@ -45,21 +47,22 @@ def step_battle(g: Game, li: int, parts: tuple[int, ...]) -> None:
         if offer is not None:
             asks[seat] = offer
     if asks:
-        g.ask(asks, ("battle_fight", li, tuple(parts)))
+        g.ask(asks, ("battle_fight", li, parts))
     else:
-        g.then(("battle_fight", li, tuple(parts), {}))
+        g.then(("battle_fight", li, parts, {}))
 
 
 def bid_colours(g: Game) -> dict[int, tuple[int, ...]]:
     """The seats that bid an action card, by its colour (CardTable.colour), from the parent
     to the left."""
     s, colour = g.s, g.t.colour
-    colours: dict[int, list[int]] = {}
+    colours: dict[int, tuple[int, ...]] = {}
     for seat in s.order():
         c = colour[s.bids[seat]]   # -1: no bid, or an event
         if c >= 0:
-            colours.setdefault(c, []).append(seat)
-    return {c: tuple(seats) for c, seats in colours.items()}
+            seats = colours.get(c)
+            colours[c] = (seat,) if seats is None else seats + (seat,)
+    return colours
 
 
 def battle_steps(g: Game, colours: dict[int, tuple[int, ...]], first: int = 0) -> list[Op]:
@@ -94,40 +97,59 @@ def take_gems(g: Game, li: int, seat: int) -> None:
     g.log("take", TAKE, (seat, g.t.names[s.lands[li]], n))
 
 
-def step_battle_fight(g: Game, li: int, parts: Sequence[int], offers: Answers) -> None:
+def seat_key(p: int) -> str:
+    """A seat as an event's dict key (``"2"``: event data are JSON-ready)."""
+    return SEAT_KEYS[p] if p < len(SEAT_KEYS) else str(p)
+
+
+def step_battle_fight(g: Game, li: int, parts: tuple[int, ...], offers: Answers) -> None:
     s, r, t = g.s, g.rules, g.t
     land_card = t.lands[s.lands[li]]
-    bonus = dict.fromkeys(parts, 0)
+    bonus = [0] * s.n
     for seat, answer in offers.items():
         bonus[seat] += g.ab(seat).battle_answer(g, seat, answer)
-    kind = {p: "np" if t.np[s.bids[p]] else "sortie" for p in parts}
-    eff = dict(kind)
+    eff: dict[int, str] = {}   # each bid's kind, "np" or "sortie", as it fights
+    np_count = 0
     for p in parts:
-        if kind[p] == "np" and g.servant_card(p).np_as_sortie_vs_np:
-            if any(kind[q] == "np" for q in parts if q != p):
-                eff[p] = "sortie"
-                g.emit("np_as_sortie", seat=p)
+        if t.np[s.bids[p]]:
+            eff[p] = "np"
+            np_count += 1
+        else:
+            eff[p] = "sortie"
+    for p in parts:
+        if t.np[s.bids[p]] and g.servant_card(p).np_as_sortie_vs_np and np_count > 1:
+            eff[p] = "sortie"   # only when another 宝具 card is in the battle
+            g.emit("np_as_sortie", seat=p)
     nps = [p for p in parts if eff[p] == "np"]
     sorties = [p for p in parts if eff[p] == "sortie"]
     all_sortie = not nps
-    totals = {}
+    totals: dict[int, int] = {}
     terms: dict[str, list[list[Any]]] = {}   # what each total is made of, for the log
     for p in parts:
         sv = g.servant_card(p)
-        term: list[tuple[Any, int]] = [(t.names[s.bids[p]], t.value[s.bids[p]]),
-                                       (sv.id, g.power(p))]
+        bid = s.bids[p]
+        power = g.power(p)
+        term: list[list[Any]] = [[t.names[bid], t.value[bid]], [sv.id, power]]
+        total = t.value[bid] + power
         if bonus[p]:
-            term.append(("jewel", bonus[p]))
+            term.append(["jewel", bonus[p]])
+            total += bonus[p]
         if r.land_modifiers and land_card.mod_servant == sv.id:
-            term.append(("land", land_card.mod_bonus))
+            term.append(["land", land_card.mod_bonus])
+            total += land_card.mod_bonus
         ab = g.ab(p)
         extra = ab.total_bonus(all_sortie)
         if extra:
-            term.append((ab.kind, extra))
-        totals[p] = sum(v for _, v in term)
-        terms[str(p)] = [list(t) for t in term]
-    g.log("totals", TOTALS, (land_card.id, {str(p): totals[p] for p in parts},
-                             {str(p): eff[p] for p in parts}, terms))
+            term.append([ab.kind, extra])
+            total += extra
+        totals[p] = total
+        terms[seat_key(p)] = term
+    shown_totals: dict[str, int] = {}
+    kinds: dict[str, str] = {}
+    for p in parts:
+        shown_totals[seat_key(p)] = totals[p]
+        kinds[seat_key(p)] = eff[p]
+    g.log("totals", TOTALS, (land_card.id, shown_totals, kinds, terms))
     if nps and sorties:
         g.emit("case1", land=land_card.id, losers=sorties)
         if len(nps) == 1:
@@ -144,7 +166,7 @@ def step_battle_fight(g: Game, li: int, parts: Sequence[int], offers: Answers) -
         _compare_sorties(g, li, parts, totals)
 
 
-def _compare_nps(g: Game, li: int, parts: Sequence[int], nps: list[int],
+def _compare_nps(g: Game, li: int, parts: tuple[int, ...], nps: list[int],
                  totals: dict[int, int]) -> None:
     """Case 2 among the 宝具 players (フラガラック wins whatever the totals)."""
     fr = [p for p in nps if g.ab(p).wins_np_compare]
@@ -162,7 +184,7 @@ def _compare_nps(g: Game, li: int, parts: Sequence[int], nps: list[int],
         _resolve_winners(g, li, parts, winners, single=False)
 
 
-def _compare_sorties(g: Game, li: int, parts: Sequence[int], totals: dict[int, int]) -> None:
+def _compare_sorties(g: Game, li: int, parts: tuple[int, ...], totals: dict[int, int]) -> None:
     """Case 3: highest 出撃 total takes the gems; a tie splits (or tie dice)."""
     s = g.s
     best = max(totals.values())
@@ -191,7 +213,7 @@ def _compare_sorties(g: Game, li: int, parts: Sequence[int], totals: dict[int, i
     g.emit("case3_split", seats=tied, land=land, each=share, left=s.gems_on[li])
 
 
-def _coins(g: Game, parts: Sequence[int], winner: int) -> None:
+def _coins(g: Game, parts: tuple[int, ...], winner: int) -> None:
     """聖杯大戦争: a battle with exactly one winner moves a coin from every other participant."""
     if not g.rules.coins:
         return
@@ -203,7 +225,7 @@ def _coins(g: Game, parts: Sequence[int], winner: int) -> None:
             g.emit("coin", seat=p, to_seat=winner)
 
 
-def _tsubame(g: Game, li: int, parts: Sequence[int], w: int, total: int,
+def _tsubame(g: Game, li: int, parts: tuple[int, ...], w: int, total: int,
              sorties: list[int]) -> None:
     """つばめ返し: アサシン's 宝具 card against only 出撃 wins; with a total at least an
     opponent's card value it destroys one such opponent's servant, its player choosing.
@@ -215,12 +237,12 @@ def _tsubame(g: Game, li: int, parts: Sequence[int], w: int, total: int,
     cands = tuple([q for q in reach if not god_hand(g, q)] + [q for q in reach if god_hand(g, q)])
     g.emit("tsubame", seat=w, land=land, candidates=list(cands))
     if not cands:
-        g.then(("win_gems", li, w, tuple(parts)))
+        g.then(("win_gems", li, w, parts))
     elif len(cands) == 1:
-        g.then(("tsubame_cut", li, w, tuple(parts), {w: cands[0]}))
+        g.then(("tsubame_cut", li, w, parts, {w: cands[0]}))
     else:
         g.ask({w: Decision("tsubame", cands, {"land": land})},
-              ("tsubame_cut", li, w, tuple(parts)))
+              ("tsubame_cut", li, w, parts))
 
 
 def step_tsubame_cut(g: Game, li: int, w: int, parts: tuple[int, ...],
@@ -235,13 +257,13 @@ def step_win_gems(g: Game, li: int, w: int, parts: tuple[int, ...]) -> None:
 
 
 # ---------------------------------------------------------------------- 宝具 effects
-def effect_losses(g: Game, w: int, parts: Sequence[int]) -> tuple[tuple[Loss, ...], int]:
+def effect_losses(g: Game, w: int, parts: tuple[int, ...]) -> tuple[tuple[Loss, ...], int]:
     """The losses the 宝具 of ``w`` would cause against the other participants, and the pool
     gems it would take, decided against the battle as it stands."""
     s = g.s
     # a master may use another 宝具 than the servant's (無限の剣製); its keyword test may
     # then count the resolving player's own servant
-    sv = g.ab(w).np_servant(g, w, tuple(parts))
+    sv = g.ab(w).np_servant(g, w, parts)
     own = sv is not None
     if sv is None:
         sv = g.servant_card(w)
@@ -270,14 +292,14 @@ def effect_losses(g: Game, w: int, parts: Sequence[int]) -> tuple[tuple[Loss, ..
     return tuple(losses), eff.pool_gems
 
 
-def _resolve_winners(g: Game, li: int, parts: Sequence[int], winners: list[int],
+def _resolve_winners(g: Game, li: int, parts: tuple[int, ...], winners: list[int],
                      single: bool) -> None:
     items = []
     for w in winners:
         losses, pool_gems = effect_losses(g, w, parts)
         if losses or pool_gems:
             items.append((w, losses, pool_gems))
-    after = ("win_gems", li, winners[0], tuple(parts)) if single else None
+    after = ("win_gems", li, winners[0], parts) if single else None
     g.then(("effects", tuple(items), 0, (), after))
 
 
