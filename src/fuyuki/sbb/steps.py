@@ -14,7 +14,7 @@ Adding a step: write ``step_<name>`` with its rule, add it to :data:`STEPS` and 
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Callable
 
 from fuyuki.sbb import battle, game, losses, rounds, setup
 from fuyuki.sbb.game import Game
@@ -73,19 +73,18 @@ def run(g: Game) -> None:
 def call(g: Game, op: Op) -> None:
     """Run one step (the most frequent first)."""
     name: str = op[0]
-    a: Any = op
     if name == "battle":
-        battle.step_battle(g, a[1], a[2])
+        battle.step_battle(g, op[1], op[2])
     elif name == "draft_pick":
-        setup.step_draft_pick(g, a[1], a[2], a[3], a[4])
+        setup.step_draft_pick(g, op[1], op[2], op[3], op[4])
     elif name == "draft_picked":
-        setup.step_draft_picked(g, a[1], a[2], a[3], a[4], a[5])
+        setup.step_draft_picked(g, op[1], op[2], op[3], op[4], op[5])
     elif name == "round_start":
         rounds.step_round_start(g)
     elif name == "bids_open":
         rounds.step_bids_open(g)
     elif name == "reveal":
-        rounds.step_reveal(g, a[1])
+        rounds.step_reveal(g, op[1])
     elif name == "events_resolve":
         rounds.step_events_resolve(g)
     elif name == "cleanup":
@@ -95,43 +94,43 @@ def call(g: Game, op: Op) -> None:
     elif name == "round_end":
         rounds.step_round_end(g)
     elif name == "place_extra":
-        rounds.step_place_extra(g, a[1])
+        rounds.step_place_extra(g, op[1])
     elif name == "battle_fight":
-        battle.step_battle_fight(g, a[1], a[2], a[3])
+        battle.step_battle_fight(g, op[1], op[2], op[3])
     elif name == "effects":
-        battle.step_effects(g, a[1], a[2], a[3], a[4])
+        battle.step_effects(g, op[1], op[2], op[3], op[4])
     elif name == "win_gems":
-        battle.step_win_gems(g, a[1], a[2], a[3])
+        battle.step_win_gems(g, op[1], op[2], op[3])
     elif name == "draft_start":
-        setup.step_draft_start(g, a[1], a[2] if len(a) > 2 else None)
+        setup.step_draft_start(g, op[1], op[2] if len(op) > 2 else None)
     elif name == "losses":
-        losses.step_losses(g, a[1], a[2])
+        losses.step_losses(g, op[1], op[2])
     elif name == "losses_apply":
-        losses.step_losses_apply(g, a[1], a[2], a[3])
+        losses.step_losses_apply(g, op[1], op[2], op[3])
     elif name == "effects_luck":
-        battle.step_effects_luck(g, a[1], a[2], a[3], a[4], a[5])
+        battle.step_effects_luck(g, op[1], op[2], op[3], op[4], op[5])
     elif name == "setup":
         setup.step_setup(g)
     elif name == "deal":
         setup.step_deal(g)
     elif name == "grail":
-        rounds.step_grail(g, a[1])
+        rounds.step_grail(g, op[1])
     elif name == "swap_ask":
-        rounds.step_swap_ask(g, a[1], a[2])
+        rounds.step_swap_ask(g, op[1], op[2])
     elif name == "swap_do":
-        rounds.step_swap_do(g, a[1], a[2])
+        rounds.step_swap_do(g, op[1], op[2])
     elif name == "pool_gems":
-        battle.step_pool_gems(g, a[1], a[2])
+        battle.step_pool_gems(g, op[1], op[2])
     elif name == "tsubame_cut":
-        battle.step_tsubame_cut(g, a[1], a[2], a[3], a[4])
+        battle.step_tsubame_cut(g, op[1], op[2], op[3], op[4])
     elif name == "retaliate":
-        losses.step_retaliate(g, a[1], a[2])
+        losses.step_retaliate(g, op[1], op[2])
     elif name == "retaliate_luck":
-        losses.step_retaliate_luck(g, a[1], a[2])
+        losses.step_retaliate_luck(g, op[1], op[2])
     elif name == "return_set_aside":
         setup.step_return_set_aside(g)
     elif name == "deal_random":
-        setup.step_deal_random(g, a[1] if len(a) > 1 else None)
+        setup.step_deal_random(g, op[1] if len(op) > 1 else None)
     else:
         STEPS[name](g, *op[1:])   # unknown: a KeyError names it
 
