@@ -117,15 +117,16 @@ class Game:
         # (getattr's default costs an exception: asked only of the bots that read a view)
         seen = [needs[seat] and bool(getattr(bots[seat], "reads_seen", False))
                 for seat in range(s.n)]
+        # each bot's bound choose, looked up once (a method look-up per decision otherwise)
+        choose: list[Any] = [bots[seat].choose for seat in range(s.n)]
         count = 0
         while not s.over:
             for seat, d in list(s.asking.items()):
                 if seat in s.answers:
                     continue
-                b = bots[seat]
                 view: Any = (build_seen(self, seat) if seen[seat] else self.view(seat)
                              if needs[seat] else None)
-                self.submit(seat, b.choose(view, d))
+                self.submit(seat, choose[seat](view, d))
                 count += 1
             if 0 < limit <= count:
                 from fuyuki.core.errors import FuyukiError
