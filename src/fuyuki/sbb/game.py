@@ -268,8 +268,12 @@ class Game:
                     self.flip(i, "master")
                     self.end_game("vessel", [i])
                     return True
-        if max(s.gems) < r.lowest_target:
-            return False
+        target = r.lowest_target
+        for gems in s.gems:   # (a loop: max() is a generic call of a builtin when compiled)
+            if gems >= target:
+                break
+        else:
+            return False   # the fast path: nobody near a victory
         reached = [i for i in range(s.n)
                    if s.master[i] and 0 < self.victory_target(i) <= s.gems[i]]
         if reached:
