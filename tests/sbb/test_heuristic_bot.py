@@ -82,3 +82,15 @@ def test_the_extra_gem_goes_where_the_best_bid_then_gains_most():
         lands = [dict(l, gems=l["gems"] + (l["id"] == land_id)) for l in view["lands"]]
         return max(bot.bid_scores(dict(view, lands=lands), view["me"]["hand"]).values())
     assert best_after(choice) == max(best_after(land) for land in LANDS)
+
+
+def test_grail_is_bid_only_with_a_lead_no_rival_can_catch_this_round():
+    """聖杯出現 ends the game at the round's end (most gems wins) and is the bot's bid: it is
+    played when the bot leads by at least the richest land's gems, else kept."""
+    hand = ["grail", "red-sortie-3"]
+    # leading by 3 (5 against 2): the richest land holds 3 gems -> play it; 4 gems -> not
+    assert _bid(_view(hand, gems=(3, 1, 1, 1, 1), my_gems=5)) == "grail"
+    assert _bid(_view(hand, gems=(4, 1, 1, 1, 1), my_gems=5)) == "red-sortie-3"
+    # one gem on each land: a lead of 1 is enough, a tie is not
+    assert _bid(_view(hand, gems=(1, 1, 1, 1, 1), my_gems=3)) == "grail"
+    assert _bid(_view(hand, gems=(1, 1, 1, 1, 1), my_gems=2)) == "red-sortie-3"

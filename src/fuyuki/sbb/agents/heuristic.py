@@ -10,7 +10,7 @@ spoils it) times the chance somebody meets it and loses; a bid that a rival's �
 costs the gem and the servant that battle would take; gems that would meet the victory
 condition count extra, and spending a strong card costs a little. As the parent it puts
 its extra gem where its best bid then gains most (rivals drawn to the gems may be lured
-away from its land). It protects a lead (聖杯出現 when ahead)
+away from its land). It protects a lead (聖杯出現 when ahead by the richest land's gems)
 and uses its abilities (宝石魔術 when it turns a battle, 強運 against an effect aimed at it,
 身代わり, つばめ返し on the richest victim). Its numbers are the bot's judgement, not rules;
 they were tuned with ``benchmarks/bot_paired.py`` against random and earlier heuristic bots.
@@ -421,7 +421,9 @@ class HeuristicBot:
         ev = self.cards.events.get(card)
         kind = ev.kind if ev else ""
         if kind == "grail":
-            return 50.0 if lead >= 2 else -5.0
+            # the game ends at this round's end, most gems winning, and this card is my bid:
+            # play it when no rival can catch up this round, a lead of the richest land's gems
+            return 50.0 if lead >= max(max(seen.land_gems, default=0), 1) else -5.0
         if kind == "swap":
             mine = SERVANT_PREF.get(seen.my_servant, 5)
             best = max([SERVANT_PREF.get(servant, 5) for i, servant in enumerate(seen.servant)
