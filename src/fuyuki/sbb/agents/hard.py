@@ -372,8 +372,7 @@ class HardBot:
         land_gems = {}
         for li, land in enumerate(s.lands):
             land_gems[cs.lands[names[land]].colour] = s.gems_on[li]
-        richest = max(land_gems.values())
-        max_gems = richest or 1
+        max_gems = max(land_gems.values()) or 1
         sv = cs.servants.get(names[s.servant[seat]]) if s.servant[seat] else None
         power = g.power(seat) if sv else 1
         lead = s.gems[seat] - max(s.gems[i] for i in range(n) if i != seat)
@@ -385,7 +384,7 @@ class HardBot:
                 ev = cs.events.get(card)
                 k = ev.kind if ev else ""
                 if k == "grail":
-                    v = 50.0 if lead >= max(richest, 1) else -5.0   # as the heuristic bot
+                    v = 50.0 if lead >= 2 else -5.0
                 elif k == "swap":
                     mine = SERVANT_PREF.get(names[s.servant[seat]], 5)
                     other = max((SERVANT_PREF.get(names[s.servant[i]], 5) for i in range(n)
