@@ -38,6 +38,7 @@ import importlib.util
 import itertools
 import json
 import math
+import re
 import subprocess
 import sys
 import time
@@ -279,7 +280,15 @@ def main() -> None:
                   f"{p['ci95'][1]:+.3f}; {p['games_differing']} of {args.games} games differ)")
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")
+        args.out.write_text(to_json(out), encoding="utf-8")
+
+
+def to_json(out: dict[str, Any]) -> str:
+    """``out`` as indented JSON with each list of numbers on one line (a 20,000-game run's
+    per-game shares would otherwise take a line each)."""
+    text = json.dumps(out, indent=2)
+    return re.sub(r"\[\s+([^\[\]{}]*?)\s+\]",
+                  lambda m: "[" + re.sub(r"\s+", " ", m.group(1)) + "]", text) + "\n"
 
 
 if __name__ == "__main__":

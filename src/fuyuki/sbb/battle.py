@@ -117,7 +117,7 @@ def step_battle_fight(g: Game, li: int, parts: tuple[int, ...], offers: Answers)
         else:
             eff[p] = "sortie"
     for p in parts:
-        if t.np[s.bids[p]] and g.servant_card(p).np_as_sortie_vs_np and np_count > 1:
+        if eff[p] == "np" and np_count > 1 and g.servant_card(p).np_as_sortie_vs_np:
             eff[p] = "sortie"   # only when another 宝具 card is in the battle
             g.emit("np_as_sortie", seat=p)
     nps = [p for p in parts if eff[p] == "np"]
