@@ -5,7 +5,7 @@ import pytest
 from fuyuki.core import rng
 from fuyuki.core.data import Table
 from fuyuki.core.errors import DataError, IllegalAction
-from fuyuki.core.events import Event, compact, visible
+from fuyuki.core.events import Event, unlog, visible
 from fuyuki.core.protocol import Decision, check_choice
 from fuyuki.core.record import Record
 
@@ -39,7 +39,7 @@ def test_a_compact_event_is_the_same_event_to_every_reader():
     import pickle
 
     full = Event("take", {"seat": 2, "land": "ryudo", "gems": 3}, (2,))
-    small = compact("take", ("seat", "land", "gems"), (2, "ryudo", 3), (2,))
+    small = unlog(("take", None, (2,), ("seat", "land", "gems"), (2, "ryudo", 3)))
     assert small.get("land") == "ryudo" and small.get("gems") == 3
     with pytest.raises(KeyError):
         small.get("card")

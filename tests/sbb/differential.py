@@ -13,6 +13,9 @@ needs no bot, so a change to the bots never touches this file. Rewrite the file 
 rule is meant to change (the commit says which):
 
     PYTHONPATH=src python -m tests.sbb.differential --write
+
+Cases added at the end of the plan are played and added with ``--append`` (the file's games
+kept as they are).
 """
 
 from __future__ import annotations
@@ -54,6 +57,14 @@ PLAN: list[tuple[str, str | None, tuple[str, ...], tuple[int, ...], str, str | N
 ]
 
 
+#: games played with RNG version 2 (fuyuki.core.rng.Stream), after PLAN's (version 1: the
+#: games recorded before version 2, which a game without "rng" replays with)
+PLAN_V2: list[tuple[str, tuple[int, ...], str, int]] = [
+    ("final", (3, 4, 5), "random", 150),
+    ("final", (4,), "heuristic", 50),
+]
+
+
 def cases() -> Iterator[dict[str, Any]]:
     """The golden games' configurations, in file order."""
     for k, (edition, mode, options, counts, bots, assign, fixed, games) in enumerate(PLAN):
@@ -61,6 +72,10 @@ def cases() -> Iterator[dict[str, Any]]:
             n = counts[i % len(counts)]
             yield {"edition": edition, "mode": mode, "options": list(options), "players": n,
                    "bots": bots, "assign": assign, "fix": fixed, "seed": 1000 * k + i}
+    for k, (edition, counts, bots, games) in enumerate(PLAN_V2, start=len(PLAN)):
+        for i in range(games):
+            yield {"edition": edition, "mode": None, "options": [], "players": counts[i % len(counts)],
+                   "bots": bots, "assign": None, "fix": False, "seed": 1000 * k + i, "rng": 2}
 
 
 _RULES: dict[tuple, Rules] = {}
@@ -77,7 +92,7 @@ def start(case: dict[str, Any]):
     """The game of ``case`` at its first decision (the fixed pairing, if any, is the parent's:
     the first master and servant of the rules)."""
     rules = rules_of(case)
-    g = setup_overrides.start(case["players"], case["seed"], rules)
+    g = setup_overrides.start(case["players"], case["seed"], rules, rng=case.get("rng", 1))
     fixed = {}
     if case["fix"]:
         fixed = {g.s.parent: (rules.masters[case["seed"] % len(rules.masters)],
@@ -159,15 +174,18 @@ def load() -> list[dict[str, Any]]:
     return read_jsonl(FILE)
 
 
-def write() -> None:
-    entries = [play(c) for c in cases()]
+def write(append: bool = False) -> None:
+    """Play every case (``append``: keep the file's games, play only the cases after them —
+    for cases added to the plan, as the RNG version 2 games were)."""
+    kept = load() if append else []
+    entries = kept + [play(c) for c in list(cases())[len(kept):]]
     write_jsonl(FILE, entries)
     print(f"{len(entries)} games, {sum(len(e['choices']) // 2 for e in entries)} submissions "
           f"-> {FILE} ({FILE.stat().st_size} bytes)")
 
 
 if __name__ == "__main__":
-    if sys.argv[1:] == ["--write"]:
-        write()
+    if sys.argv[1:] in (["--write"], ["--append"]):
+        write(append=sys.argv[1] == "--append")
     else:
         sys.exit(__doc__)

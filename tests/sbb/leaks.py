@@ -6,7 +6,7 @@ card face down for a seat that can see the event — by the card's name or its a
 from __future__ import annotations
 
 from fuyuki.sbb.agents import make_bot, play_out
-from fuyuki.sbb.game import Game, make_game
+from fuyuki.sbb.game import RNG_VERSION, Game, make_game
 from fuyuki.sbb.text import render
 
 
@@ -45,8 +45,8 @@ class Watched(Game):
             self.hidden_at.append(hidden)
 
 
-def watched_game(players: int, seed: int, rules=None) -> Watched:
-    g = Watched(make_game(players, seed, rules, False))
+def watched_game(players: int, seed: int, rules=None, rng: int = RNG_VERSION) -> Watched:
+    g = Watched(make_game(players, seed, rules, False, rng))
     g.s.stack.append(("setup",))
     g._run()
     return g
@@ -93,8 +93,9 @@ def leaks(g: Watched) -> list[str]:
     return found
 
 
-def play_watched(players: int, seed: int, rules=None, bot: str = "random") -> Watched:
-    g = watched_game(players, seed, rules)
+def play_watched(players: int, seed: int, rules=None, bot: str = "random",
+                 rng: int = RNG_VERSION) -> Watched:
+    g = watched_game(players, seed, rules, rng)
     play_out(g, [make_bot(bot, seed * 10 + i, rules=rules) for i in range(players)],
              limit=200000)
     return g

@@ -35,8 +35,9 @@ def test_public_events_name_no_face_down_card(seed, players, edition, mode, bot)
 
 def test_infinite_blades_names_no_hidden_archer():
     """ubw: 士郎's 無限の剣製 event named アーチャー ("as アーチャー's 宝具") while another seat held
-    アーチャー face down (found by benchmarks/input_audit.py, v1.1/ubw, 5 players, seed 50002)."""
-    g = play_watched(5, 50002, Rules.preset("v1.1", "ubw"), "random")
+    アーチャー face down (found by benchmarks/input_audit.py, v1.1/ubw, 5 players, seed 50002,
+    RNG version 1)."""
+    g = play_watched(5, 50002, Rules.preset("v1.1", "ubw"), "random", rng=1)
     blades = [e for e in g.events if e.kind == "infinite_blades"]
     assert blades and all("servant" not in e.data for e in blades)   # nor in the event's data
     assert leaks(g) == []
@@ -45,8 +46,8 @@ def test_infinite_blades_names_no_hidden_archer():
 def test_infinite_blades_fizzle_names_no_hidden_archer():
     """hf: 士郎's 無限の剣製 fizzling (no face-up 剣) was told as "P1's アーチャー's 宝具 fizzles"
     while seat 3 held アーチャー face down (found by benchmarks/input_audit.py, v1.0/hf,
-    5 players, seed 27001). The fizzle of 無限の剣製 names no servant [R-35]."""
-    g = play_watched(5, 27001, Rules.preset("v1.0", "hf"), "heuristic")
+    5 players, seed 27001, RNG version 1). The fizzle of 無限の剣製 names no servant [R-35]."""
+    g = play_watched(5, 27001, Rules.preset("v1.0", "hf"), "heuristic", rng=1)
     fizzles = [e for e in g.events if e.kind == "blades_fizzle"]
     assert fizzles and all("servant" not in e.data for e in fizzles)
     assert leaks(g) == []

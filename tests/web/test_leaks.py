@@ -19,6 +19,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from fuyuki.sbb import new_game
+from fuyuki.sbb.game import rng_version
 from fuyuki.sbb.text import card_name
 from fuyuki.web.games.sbb import rules_for
 from tests.web.helpers import connect_all, drive, join
@@ -68,7 +69,8 @@ class Knowledge:
 
     def __init__(self, record, rules) -> None:
         self.steps: list[tuple[dict, dict]] = []
-        g = new_game(record.config["players"], record.seed, rules)
+        g = new_game(record.config["players"], record.seed, rules,
+                     rng=rng_version(record.config))
         n = g.players
         known: dict[Any, set[str]] = {s: set() for s in list(range(n)) + [None]}
         subs = list(record.submissions)

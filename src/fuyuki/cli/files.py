@@ -79,12 +79,13 @@ def sbb_save(path: str | Path, lang: str = "en"):
 def sbb_replay(record: Record, source: str = "<record>"):
     """Rebuild a Servant Big Battle game from its record (seed + submissions)."""
     from fuyuki.core.data import Table
+    from fuyuki.core.rng import RNG_VERSIONS
     from fuyuki.sbb import new_game
 
     if record.game != "sbb":
         raise DataError(source, "game", f"not a Servant Big Battle record ({record.game!r})")
     cfg = Table(record.config, source, "config")
-    cfg.check_keys(["players", "edition", "mode", "options", "cards"])
+    cfg.check_keys(["players", "edition", "mode", "options", "cards", "rng"])
     options = cfg.list("options", [])
     for i, opt in enumerate(options):
         if not isinstance(opt, str):
@@ -102,7 +103,10 @@ def sbb_replay(record: Record, source: str = "<record>"):
         rules.check_players(players)
     except DataError as exc:
         raise cfg.fail("players", exc.reason) from None
-    return replayed(new_game(players, record.seed, rules), record.submissions, source)
+    rng = cfg.int("rng", 1)
+    if rng not in RNG_VERSIONS:
+        raise cfg.fail("rng", f"unknown RNG version {rng} (known: {', '.join(map(str, RNG_VERSIONS))})")
+    return replayed(new_game(players, record.seed, rules, rng=rng), record.submissions, source)
 
 
 def replayed(game: Any, submissions: list[Any], source: str) -> Any:

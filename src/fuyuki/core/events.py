@@ -17,8 +17,8 @@ class Event:
     """One event: ``kind``, ``data``, ``to``. A plain slotted class (not a dataclass): games
     emit hundreds per play, so construction must be cheap. Treat it as immutable.
 
-    A compact event (:func:`compact`) is made from its data's ``keys`` and ``values`` alone:
-    its ``data`` dict is built the first time it is read (a game whose log nobody reads never
+    A compact event (:func:`unlog` of a logged tuple) is made from its data's ``keys`` and
+    ``values`` alone: its ``data`` dict is built the first time it is read (a game whose log nobody reads never
     builds one), with the same keys in the same order — the same event to every reader."""
 
     __slots__ = ("kind", "_data", "to", "_keys", "_values")
@@ -74,10 +74,28 @@ class Event:
         return out
 
 
-def compact(kind: str, keys: tuple[str, ...], values: tuple[Any, ...],
-            to: tuple[int, ...] | None = None) -> Event:
-    """An event whose data are ``keys`` with ``values`` (built into a dict when first read)."""
-    return Event(kind, None, to, keys, values)
+#: an event as an engine logs it: ``(kind, data, to, keys, values)`` — the arguments of
+#: :class:`Event`. A tuple costs less to make and to free than an object; the engine keeps
+#: its log as these and makes the Event objects when the log is read (``State.events``).
+Logged = tuple[str, "dict[str, Any] | None", "tuple[int, ...] | None", tuple[str, ...],
+               tuple[Any, ...]]
+
+
+def unlog(e: Logged) -> Event:
+    """The :class:`Event` of a logged tuple."""
+    return Event(e[0], e[1], e[2], e[3], e[4])
+
+
+def logged_get(e: Logged, key: str) -> Any:
+    """``data[key]`` of a logged event, without making the Event (KeyError if absent)."""
+    d = e[1]
+    if d is not None:
+        return d[key]
+    keys = e[3]
+    for i in range(len(keys)):
+        if keys[i] == key:
+            return e[4][i]
+    raise KeyError(key)
 
 
 def visible(events: Iterable[Event], seat: int | None) -> list[Event]:

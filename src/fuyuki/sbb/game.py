@@ -19,7 +19,7 @@ from typing import Any, Callable, Final, NoReturn
 from mypy_extensions import mypyc_attr
 
 from fuyuki.core.errors import IllegalAction
-from fuyuki.core.events import Event, compact
+from fuyuki.core.events import Event
 from fuyuki.core.protocol import Decision, check_choice
 from fuyuki.core.record import Record
 from fuyuki.core.rng import shuffle, stream
@@ -38,6 +38,10 @@ RUNNER: Final[list[Callable[[Game], None]]] = []
 FLIP: Final = ("seat", "what", "card")
 DRAW: Final = ("seat", "cards")
 DRAWS: Final = ("seats", "hands")
+#: the RNG version of a new game (fuyuki.core.rng); a record keeps its game's version in its
+#: config ("rng", absent for version 1: the records made before version 2), and a replay
+#: passes it back to new_game
+RNG_VERSION: Final = 2
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # compiled: picklable, copyable (see _build)
@@ -171,15 +175,16 @@ class Game:
         # ``_kind``, not ``kind``: events carry a ``kind=`` datum too, and mypyc (mypy 2.4)
         # drops a keyword argument that shares its name with a positional-only parameter.
         if not self.quiet:
-            self.s.events.append(Event(_kind, data, to))
+            self.s.log.append((_kind, data, to, (), ()))
 
     def log(self, kind: str, keys: tuple[str, ...], values: tuple[Any, ...],
             to: tuple[int, ...] | None = None) -> None:
         """:meth:`emit` for the most frequent events: their data as ``keys`` (a constant of
-        the module that logs them) and ``values``, kept as they are until someone reads the
-        event (fuyuki.core.events.compact) — the same event to every reader."""
+        the module that logs them) and ``values``, kept as they are (a tuple on ``state.log``:
+        fuyuki.core.events.Logged) until someone reads the event — the same event to every
+        reader."""
         if not self.quiet:
-            self.s.events.append(compact(kind, keys, values, to))
+            self.s.log.append((kind, None, to, keys, values))
 
     def then(self, *steps: Op) -> None:
         """Run ``steps`` next, in the given order, before anything already scheduled."""
@@ -391,15 +396,17 @@ def flip(g: Game, seat: int, what: str) -> None:
 
 # ---------------------------------------------------------------------- construction
 def new_game(players: int = 4, seed: int | None = None, rules: Rules | None = None,
-             *, quiet: bool = False) -> Game:
-    """A new game of ``players`` seats. ``rules`` default to the final edition."""
-    game = make_game(players, seed, rules, quiet)
+             *, quiet: bool = False, rng: int = RNG_VERSION) -> Game:
+    """A new game of ``players`` seats. ``rules`` default to the final edition; ``rng`` is
+    the RNG version (a replay passes its record's: :func:`rng_version`)."""
+    game = make_game(players, seed, rules, quiet, rng)
     game.s.stack.append(("setup",))
     game._run()
     return game
 
 
-def make_game(players: int, seed: int | None, rules: Rules | None, quiet: bool) -> Game:
+def make_game(players: int, seed: int | None, rules: Rules | None, quiet: bool,
+              rng: int = RNG_VERSION) -> Game:
     """A game before its first step (:func:`new_game` and the setup hook of
     :mod:`fuyuki.sbb.setup_overrides` start from here): the seat count checked, a seed drawn
     if none is given, the state and the record made."""
@@ -407,10 +414,18 @@ def make_game(players: int, seed: int | None, rules: Rules | None, quiet: bool) 
     check_player_count(rules, players)
     if seed is None:
         seed = secrets.randbelow(2**31)
-    state = State(players, stream(seed, "sbb"))
-    record = Record("sbb", seed, {"players": players, "edition": rules.edition,
-                                  "mode": rules.mode, "options": list(rules.options)})
-    return Game(rules, state, record, quiet)
+    state = State(players, stream(seed, "sbb", rng))
+    config: dict[str, Any] = {"players": players, "edition": rules.edition, "mode": rules.mode,
+                              "options": list(rules.options)}
+    if rng != 1:
+        config["rng"] = rng
+    return Game(rules, state, Record("sbb", seed, config), quiet)
+
+
+def rng_version(config: dict[str, Any]) -> int:
+    """The RNG version a record's ``config`` was played with (1 when it names none)."""
+    version = config.get("rng", 1)
+    return version if type(version) is int else 1
 
 
 def check_player_count(rules: Rules, players: int) -> None:

@@ -28,7 +28,7 @@ from typing import Any, Mapping
 
 from fuyuki.core.errors import DataError, IllegalAction
 from fuyuki.core.record import Record
-from fuyuki.sbb.game import Game, make_game
+from fuyuki.sbb.game import RNG_VERSION, Game, make_game, rng_version
 from fuyuki.sbb.rules import Rules
 from fuyuki.sbb.setup import step_setup
 from fuyuki.sbb.state import Op
@@ -38,11 +38,11 @@ _REPLACED = ("draft_start", "deal_random")
 
 
 def start(players: int = 4, seed: int | None = None, rules: Rules | None = None,
-          *, quiet: bool = False) -> Game:
+          *, quiet: bool = False, rng: int = RNG_VERSION) -> Game:
     """A new game where only the setup step has run (decks shuffled, first parent chosen).
     Call :func:`deal` on it before anything else."""
 
-    game = make_game(players, seed, rules, quiet)
+    game = make_game(players, seed, rules, quiet, rng)
     step_setup(game)
     return game
 
@@ -99,9 +99,9 @@ def _replace(op: Op, assign: str, free: tuple[int, ...]) -> list[Op]:
 
 def new_game(players: int = 4, seed: int | None = None, rules: Rules | None = None, *,
              fixed: Mapping[int, tuple[str, str]] | None = None, assign: str | None = None,
-             quiet: bool = False) -> Game:
+             quiet: bool = False, rng: int = RNG_VERSION) -> Game:
     """:func:`start` then :func:`deal`."""
-    return deal(start(players, seed, rules, quiet=quiet), fixed, assign)
+    return deal(start(players, seed, rules, quiet=quiet, rng=rng), fixed, assign)
 
 
 def replay(record: Record, rules: Rules | None = None, *, quiet: bool = False) -> Game:
@@ -109,7 +109,7 @@ def replay(record: Record, rules: Rules | None = None, *, quiet: bool = False) -
     setup = record.config.get("setup", {"assign": None, "fixed": {}})
     fixed = {int(k): (v[0], v[1]) for k, v in setup.get("fixed", {}).items()}
     g = new_game(int(record.config["players"]), record.seed, rules, fixed=fixed,
-                 assign=setup.get("assign"), quiet=quiet)
+                 assign=setup.get("assign"), quiet=quiet, rng=rng_version(record.config))
     for seat, choice in record.submissions:
         g.submit(seat, choice)
     return g

@@ -5,22 +5,24 @@ card — an empty seat, no bid); card ids (strings) are only at the doors."""
 
 from __future__ import annotations
 
-import random
-from typing import Any
+from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
-from fuyuki.core.events import Event
+from fuyuki.core.events import Event, Logged, unlog
 from fuyuki.core.protocol import Decision
-from fuyuki.core.rng import copy_stream
+from fuyuki.core.rng import Rng, copy_stream
 
 #: a rule step on the stack: its name, then its arguments (fuyuki.sbb.game)
 Op = tuple[Any, ...]
 
 _LISTS = ("gems_on", "gems", "coins", "master", "servant", "m_up", "s_up", "dark",
-          "mdeck", "mdisc", "sdeck", "sdisc", "adeck", "adisc", "bids", "stack", "events",
-          "lost_master", "lost_servant", "lands")
+          "mdeck", "mdisc", "sdeck", "sdisc", "adeck", "adisc", "bids", "stack", "log",
+          "_events", "lost_master", "lost_servant", "lands")
 _SCALARS = ("n", "parent", "round", "pool", "grail", "over", "result", "phase", "luck_cards")
+_OTHERS = ("hand", "seen", "_rng", "_rng_shared", "asking", "answers", "cont", "orders")
+#: every attribute of a State (the compiled class has no ``__slots__`` to read)
+SLOTS: Final = _LISTS + _SCALARS + _OTHERS
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # compiled: picklable, copyable (see _build)
@@ -28,11 +30,13 @@ class State:
     """Everything the engine knows. Hidden parts (hands, face-down cards, decks) never leave
     it except through :func:`fuyuki.sbb.view.build_view`."""
 
-    __slots__ = _LISTS + _SCALARS + ("hand", "seen", "rng", "asking", "answers", "cont", "orders")
+    __slots__ = SLOTS
 
-    def __init__(self, n: int, rng: random.Random) -> None:
+    def __init__(self, n: int, rng: Rng) -> None:
         self.n = n
-        self.rng = rng
+        self._rng = rng
+        #: whether ``_rng`` may be another state's too (a clone's): copied before a draw
+        self._rng_shared = False
         #: the seats from each seat to the left (shared by clones: never changed)
         self.orders = _orders(n)
         self.parent = 0
@@ -59,7 +63,10 @@ class State:
         self.lost_master = [False] * n
         self.lost_servant = [False] * n
         self.stack: list[Op] = []
-        self.events: list[Event] = []
+        #: the event log as the engine writes it (fuyuki.core.events.Logged tuples); read it
+        #: through :attr:`events`
+        self.log: list[Logged] = []
+        self._events: list[Event] = []   # the log's first entries as Event objects
         self.asking: dict[int, Decision] = {}
         self.answers: dict[int, Any] = {}
         self.cont: Op = ()
@@ -70,19 +77,61 @@ class State:
         self.luck_cards: tuple[int, ...] = ()
 
     def clone(self) -> "State":
+        # attribute by attribute (a getattr/setattr loop over the names is a generic look-up
+        # each in the compiled build; tests/sbb/test_state.py checks every slot is copied)
         c = State.__new__(State)
-        for name in _SCALARS:
-            setattr(c, name, getattr(self, name))
-        for name in _LISTS:
-            setattr(c, name, getattr(self, name).copy())
+        c.n, c.parent, c.round, c.pool = self.n, self.parent, self.round, self.pool
+        c.grail, c.over, c.result, c.phase = self.grail, self.over, self.result, self.phase
+        c.luck_cards = self.luck_cards
+        c.gems_on, c.gems, c.coins = self.gems_on.copy(), self.gems.copy(), self.coins.copy()
+        c.master, c.servant = self.master.copy(), self.servant.copy()
+        c.m_up, c.s_up, c.dark = self.m_up.copy(), self.s_up.copy(), self.dark.copy()
+        c.mdeck, c.mdisc = self.mdeck.copy(), self.mdisc.copy()
+        c.sdeck, c.sdisc = self.sdeck.copy(), self.sdisc.copy()
+        c.adeck, c.adisc = self.adeck.copy(), self.adisc.copy()
+        c.bids, c.stack = self.bids.copy(), self.stack.copy()
+        c.log, c._events = self.log.copy(), self._events.copy()
+        c.lost_master, c.lost_servant = self.lost_master.copy(), self.lost_servant.copy()
+        c.lands = self.lands.copy()
         c.hand = [h.copy() for h in self.hand]
         c.seen = [h.copy() for h in self.seen]
-        c.rng = copy_stream(self.rng)
+        # the stream is shared until one of the two draws from it (copying a Mersenne
+        # Twister's state costs 9/10 of a clone, and most clones never draw)
+        c._rng, c._rng_shared = self._rng, True
+        self._rng_shared = True
         c.asking = self.asking.copy()
         c.answers = self.answers.copy()
         c.cont = self.cont
         c.orders = self.orders
         return c
+
+    @property
+    def rng(self) -> Rng:
+        """The state's random stream, its own (a stream shared with a clone is copied at
+        the first read, so that a draw in one never moves the other's)."""
+        if self._rng_shared:
+            self._rng = copy_stream(self._rng)
+            self._rng_shared = False
+        return self._rng
+
+    @rng.setter
+    def rng(self, rng: Rng) -> None:
+        self._rng, self._rng_shared = rng, False
+
+    @property
+    def events(self) -> list[Event]:
+        """The event log as :class:`~fuyuki.core.events.Event` objects, made from
+        :attr:`log` the first time they are read (a game whose log nobody reads makes none).
+        The same objects at every read; append to :attr:`log`, never to this list."""
+        made, log = self._events, self.log
+        for i in range(len(made), len(log)):
+            made.append(unlog(log[i]))
+        return made
+
+    @events.setter
+    def events(self, events: list[Event]) -> None:
+        self._events = list(events)
+        self.log = [(e.kind, e.data, e.to, (), ()) for e in events]
 
     def seats_from(self, first: int) -> tuple[int, ...]:
         """Seats from ``first`` to the left."""

@@ -66,7 +66,7 @@ def build_view(g: "Game", seat: int | None) -> dict[str, Any]:
         "luck_possible": g.luck_possible(),
         "over": s.over,
         "result": s.result,
-        "log_size": len(s.events),
+        "log_size": len(s.log),
     }
     if seat is not None:
         me: dict[str, Any] = {

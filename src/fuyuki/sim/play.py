@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from fuyuki.core.errors import DataError
+from fuyuki.core.events import logged_get
 from fuyuki.core.rng import derive_seeds
 from fuyuki.sbb import setup_overrides
 from fuyuki.sbb.agents.heuristic import HeuristicBot
@@ -106,8 +107,8 @@ def summarize(g: Game, seat_of: list[int], names: Sequence[str], index: int,
     darkened = [False] * n
     dark_with: list[str | None] = [None] * n
     parent = 0
-    for e in g.events:
-        k = e.kind
+    for e in g.s.log:   # as logged: no Event objects made
+        k = e[0]
         if k in _COUNTED:
             abilities[k] = abilities.get(k, 0) + 1
             if k != "darken":
@@ -120,38 +121,37 @@ def summarize(g: Game, seat_of: list[int], names: Sequence[str], index: int,
         if k in _BATTLE_KINDS:
             kinds[k] = kinds.get(k, 0) + 1
             continue
-        # e.get, not e.data: a compact event (fuyuki.core.events) then builds no dict
         if k == "round":
-            rnd = e.get("round")
+            rnd = logged_get(e, "round")
         elif k == "setup":
-            parent = e.get("parent")
+            parent = logged_get(e, "parent")
         elif k == "draft_kept":
             if rnd == 0:
-                held = masters if e.get("kind") == "master" else servants
-                held[e.get("seat")] = e.get("card")
+                held = masters if logged_get(e, "kind") == "master" else servants
+                held[logged_get(e, "seat")] = logged_get(e, "card")
         elif k == "dealt":
             if rnd == 0:
-                seat = e.get("seat")
-                masters[seat], servants[seat] = e.get("master"), e.get("servant")
+                seat = logged_get(e, "seat")
+                masters[seat], servants[seat] = logged_get(e, "master"), logged_get(e, "servant")
         elif k == "flip":
-            if e.get("what") == "master" and reveal[e.get("seat")] is None:
-                reveal[e.get("seat")] = rnd
+            if logged_get(e, "what") == "master" and reveal[logged_get(e, "seat")] is None:
+                reveal[logged_get(e, "seat")] = rnd
         elif k == "new_master_up":
-            if reveal[e.get("seat")] is None:
-                reveal[e.get("seat")] = rnd
+            if reveal[logged_get(e, "seat")] is None:
+                reveal[logged_get(e, "seat")] = rnd
         elif k == "np_resolves":
-            np_servant[e.get("seat")] = e.get("servant")
-            label = "np:" + e.get("servant")
+            np_servant[logged_get(e, "seat")] = logged_get(e, "servant")
+            label = "np:" + logged_get(e, "servant")
             abilities[label] = abilities.get(label, 0) + 1
         elif k == "darken":
-            darkened[e.get("seat")] = True
+            darkened[logged_get(e, "seat")] = True
         elif k == "new_servant":
-            if darkened[e.get("seat")] and dark_with[e.get("seat")] is None:
-                dark_with[e.get("seat")] = e.get("card")
+            if darkened[logged_get(e, "seat")] and dark_with[logged_get(e, "seat")] is None:
+                dark_with[logged_get(e, "seat")] = logged_get(e, "card")
         elif k == "lost":
-            cause = e.get("cause")
-            label = f"np:{np_servant.get(e.get('source'), '?')}" if cause == "np" else cause
-            key = (label, e.get("what"))
+            cause = logged_get(e, "cause")
+            label = f"np:{np_servant.get(logged_get(e, 'source'), '?')}" if cause == "np" else cause
+            key = (label, logged_get(e, "what"))
             losses[key] = losses.get(key, 0) + 1
     winners = result["winners"]
     draw = bool(result["draw"])

@@ -10,6 +10,7 @@ from fuyuki.core.data import package_file
 from fuyuki.core.errors import FuyukiError
 from fuyuki.core.events import Event
 from fuyuki.sbb import new_game
+from fuyuki.sbb.game import rng_version
 from fuyuki.sbb import text as sbb_text
 from fuyuki.sbb.agents import bot_names, make_bot
 from fuyuki.sbb.rules import OPTIONS, Rules, editions
@@ -71,7 +72,9 @@ class SbbAdapter(Adapter):
                 "options": options, **{k: common[k] for k in ("bots", "bot_level", "timer")}}
 
     def new_game(self, config: dict[str, Any], seed: int) -> Any:
-        return new_game(config["players"], seed, _rules(config))
+        # a table's game keeps RNG version 1 (its config names none: tables stored before
+        # version 2 replay unchanged)
+        return new_game(config["players"], seed, _rules(config), rng=rng_version(config))
 
     def make_bot(self, name: str, seed: int, seat: int, config: dict[str, Any], **kw: Any) -> Any:
         return make_bot(name, seed, _rules(config), **kw)
