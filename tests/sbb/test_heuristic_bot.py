@@ -94,3 +94,50 @@ def test_grail_is_bid_only_with_a_lead_no_rival_can_catch_this_round():
     # one gem on each land: a lead of 1 is enough, a tie is not
     assert _bid(_view(hand, gems=(1, 1, 1, 1, 1), my_gems=3)) == "grail"
     assert _bid(_view(hand, gems=(1, 1, 1, 1, 1), my_gems=2)) == "red-sortie-3"
+
+
+def _jewel_view(my_bid, rival_bid, rival_servant="lancer", rival_master="kuzuki",
+                hand=("red-sortie-2", "yellow-np-1"), green_gems=4) -> dict[str, Any]:
+    """Seat 0 (遠坂凛 with セイバー) in a battle on the green land with seat 1, both revealed,
+    at the 宝石魔術 decision."""
+    view = _view(list(hand), gems=(1, 1, green_gems, 1, 1))
+    view["phase"] = "battle"
+    seats = view["seats"]
+    seats[0]["bid"] = view["me"]["bid"] = my_bid
+    seats[1].update(bid=rival_bid, master=rival_master, servant=rival_servant,
+                    master_up=True, servant_up=True, dark=False, mana=3)
+    return view
+
+
+def _jewel(view) -> str:
+    options = ("pass",) + tuple(view["me"]["hand"])
+    return HeuristicBot(seed=1).choose(view, Decision("jewel", options))
+
+
+def test_jewel_counts_the_snake_bonus_and_buys_a_win_or_a_share_of_a_tie():
+    """宝石魔術 rates each card by the battle it then fights: 葛木宗一郎's 蛇 (+2 when every bid
+    is 出撃) makes ランサー + 3 a total of 7 against my セイバー + 3 = 6, so a pass loses, a card
+    of 1 ties (the 4 gems split) and a card of 2 wins them all."""
+    view = _jewel_view("green-sortie-3", "green-sortie-3")
+    assert _jewel(view) == "red-sortie-2"
+    # a card of 1 only: the tie's 2 gems are worth the card
+    assert _jewel(_jewel_view("green-sortie-3", "green-sortie-3",
+                              hand=("red-sortie-1",))) == "red-sortie-1"
+    # without 蛇 the rival's total is 5: my 6 already wins, the cards are kept
+    assert _jewel(_jewel_view("green-sortie-3", "green-sortie-3",
+                              rival_master="shirou")) == "pass"
+    # one gem on the land: winning it is not worth a card of 5 and the hand it leaves
+    assert _jewel(_jewel_view("green-sortie-3", "green-sortie-3", hand=("red-sortie-5",),
+                              green_gems=1)) == "pass"
+
+
+def test_jewel_passes_when_the_kinds_decide_the_battle():
+    # my 出撃 against a 宝具: lost whatever the totals; my 宝具 against a 出撃: won already
+    assert _jewel(_jewel_view("green-sortie-3", "green-np-1")) == "pass"
+    assert _jewel(_jewel_view("green-np-1", "green-sortie-5")) == "pass"
+    # 宝具 against 宝具 with バゼット's フラガラック: lost whatever the totals
+    assert _jewel(_jewel_view("green-np-1", "green-np-1", rival_master="bazett")) == "pass"
+    # ... and against ランサー's 宝具 3 (total 5, my セイバー + 1 is 4): a pass loses my servant,
+    # a card of 1 ties (both 宝具 fire, no gem), a card of 2 wins
+    assert _jewel(_jewel_view("green-np-1", "green-np-3", rival_master="shirou")) == \
+        "red-sortie-2"

@@ -11,7 +11,8 @@ costs the gem and the servant that battle would take; gems that would meet the v
 condition count extra, and spending a strong card costs a little. As the parent it puts
 its extra gem where its best bid then gains most (rivals drawn to the gems may be lured
 away from its land). It protects a lead (聖杯出現 when ahead by the richest land's gems)
-and uses its abilities (宝石魔術 when it turns a battle, 強運 against an effect aimed at it,
+and uses its abilities (宝石魔術 when the battle's outcome it buys — a win or a share of a
+tie, 蛇 and フラガラック counted — is worth the card, 強運 against an effect aimed at it,
 身代わり, つばめ返し on the richest victim). Its numbers are the bot's judgement, not rules;
 they were tuned with ``benchmarks/bot_paired.py`` against random and earlier heuristic bots.
 
@@ -48,6 +49,7 @@ REACH = 3.0      # the bonus of gems that would meet my victory condition
 KEEP = 0.12      # the cost of spending a card of value 1 (keep strong cards for later)
 LOSS = 1.0       # losing my servant in a battle: the gem I return
 SERVANT_WORTH = 0.3  # ... and per point of power my servant has above a fresh one's mean
+JEWEL = 0.5      # the cost of a card given up to 宝石魔術, beyond KEEP (the hand it leaves)
 
 
 class Unseen:
@@ -461,32 +463,105 @@ class HeuristicBot:
         return best
 
     def _jewel(self, seen: Seen, d: Decision) -> Any:
-        """Discard the smallest card that lifts my total to the best opposing total."""
+        """Pass, or discard the card whose value buys the best outcome of my battle: each
+        option's outcome is worked out from the revealed bids (the kinds, the totals with
+        蛇's bonus, フラガラック, a tie's split) and rated like a bid — the gems I take (and
+        ``REACH`` when they meet my victory condition), my 宝具's effect when it fires, the
+        loss of my servant to a 宝具 that beats mine — less ``JEWEL`` and ``KEEP`` for the
+        card. Equal ratings keep the pass, then the smallest card."""
         seat = seen.seat
         my_bid = seen.bid[seat]
         a = parse_action(my_bid) if my_bid else None
         if a is None:
             return "pass"
-        rivals: list[tuple[int, Action]] = []
+        parts: list[tuple[int, Action]] = []
         for i, bid in enumerate(seen.bid):
             b = parse_action(bid) if bid else None
-            if i != seat and b and b.colour == a.colour:
-                rivals.append((i, b))
-        for _, b in rivals:
-            if b.kind != a.kind:
-                return "pass"   # a mixed battle is decided by the kinds, not the totals
-        mine = self._power_of(seen.my_servant, seen.my_master, seen.my_dark, unknown=1) + a.value
-        best = 0
-        for i, b in rivals:
-            sv = self.cards.servants.get(seen.servant[i])
-            best = max(best, (sv.power if sv else 2) + (2 if seen.dark[i] else 0) + b.value)
-        need = best + 1 - mine
-        if need <= 0:
-            return "pass"
-        usable = sorted([c for c in d.options if c != "pass" and card_value(c) >= need],
-                        key=card_value)
-        return usable[0] if usable else "pass"
+            if b and b.colour == a.colour:
+                parts.append((i, b))
+        t = self._t()
+        g = 0
+        for land, lg in zip(seen.lands, seen.land_gems):
+            if COLOURS[t.colour[t.ids[land]]] == a.colour:
+                g = lg
+        sv = self.cards.servants.get(seen.my_servant)
+        power = self._power_of(seen.my_servant, seen.my_master, seen.my_dark, unknown=1)
+        effect = self._np_effect_worth(seen, sv)
+        loss = self._loss_cost(seen, power, self._unseen_power(seen))
+        target = self._victory_target(seen)
+        best: Any = "pass"
+        best_value = self._jewel_value(seen, parts, g, 0, a.kind == "np", effect, loss,
+                                       target)
+        for c in sorted([c for c in d.options if c != "pass"], key=card_value):
+            v = card_value(c)
+            value = (self._jewel_value(seen, parts, g, v, a.kind == "np", effect, loss, target)
+                     - JEWEL - KEEP * v)
+            if value > best_value + 1e-9:
+                best, best_value = c, value
+        return best
 
+    def _jewel_value(self, seen: Seen, parts: list[tuple[int, Action]], g: int, bonus: int,
+                     np: bool, effect: float, loss: float, target: float) -> float:
+        """What my battle of ``parts`` (each seat with its revealed bid) on a land of ``g``
+        gems is worth to me with ``bonus`` added to my total."""
+        winners, fired = self._battle_outcome(seen, parts, bonus)
+        seat = seen.seat
+        if seat not in winners:
+            # beaten by a single 宝具 winner: its effect takes my servant
+            return -loss if np and len(winners) == 1 and fired else 0.0
+        mine = g // len(winners) if not fired or len(winners) == 1 else 0
+        value = float(mine)
+        if mine and seen.gems[seat] + mine >= target:
+            value += REACH
+        if fired and np:
+            value += effect
+        return value
+
+    def _battle_outcome(self, seen: Seen, parts: list[tuple[int, Action]], bonus: int
+                        ) -> tuple[list[int], bool]:
+        """The seats that win the battle of ``parts`` (several: a tie — 出撃 split the gems,
+        宝具 all fire and take none) and whether 宝具 decide it; ``bonus`` is added to my
+        total (宝石魔術). The powers are the revealed ones (a battle shows its servants)."""
+        cards = self.cards
+        seat = seen.seat
+        n_np = 0
+        for _, b in parts:
+            if b.kind == "np":
+                n_np += 1
+        nps: list[int] = []
+        totals: list[int] = []
+        for i, b in parts:
+            mine = i == seat
+            servant = seen.my_servant if mine else seen.servant[i]
+            master = seen.my_master if mine else seen.master[i]
+            sv = cards.servants.get(servant)
+            # アサシン's 宝具 card fights as 出撃 when another 宝具 card is in the battle
+            if b.kind == "np" and not (n_np > 1 and sv is not None and sv.np_as_sortie_vs_np):
+                nps.append(i)
+            totals.append(self._power_of(servant, master, seen.my_dark if mine else seen.dark[i],
+                                         unknown=1 if mine else 2)
+                          + b.value + (bonus if mine else 0))
+        all_sortie = not nps
+        fragarach: list[int] = []
+        for k, (i, _) in enumerate(parts):
+            m = cards.masters.get(seen.my_master if i == seat else seen.master[i])
+            if m is not None:
+                totals[k] += m.hooks.total_bonus(all_sortie)     # 蛇
+                if i in nps and m.hooks.wins_np_compare:
+                    fragarach.append(i)
+        if len(nps) == 1:
+            return nps, True
+        if fragarach:
+            return fragarach, True
+        best = -1
+        for k, (i, _) in enumerate(parts):
+            if (all_sortie or i in nps) and totals[k] > best:
+                best = totals[k]
+        winners: list[int] = []
+        for k, (i, _) in enumerate(parts):
+            if (all_sortie or i in nps) and totals[k] == best:
+                winners.append(i)
+        return winners, not all_sortie
 
 def _count(ids: dict[str, int], cards: list[str], counts: list[int]) -> None:
     """Add one to ``counts`` at the int of each card of ``cards`` (if the card set has it)."""
