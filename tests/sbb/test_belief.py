@@ -94,7 +94,10 @@ def test_the_belief_concentrates_on_the_truth():
         weighted.append(sum(w * o for w, o in zip(weights, overlaps)) / sum(weights))
         uniform.append(statistics.mean(overlaps))
 
-    _bids_seen_by_seat_0(range(8), weigh)
-    assert len(ratios) >= 20
+    # 32 games: the median over 8 games' bids swings from 1.1 to 2.0 with the seeds (games
+    # 40-47: 1.12 at b24f8f1; games 0-7: 1.18 once the servant draft changed); over games
+    # 0-31 it is 1.56 at b24f8f1 and 1.38 after
+    _bids_seen_by_seat_0(range(32), weigh)
+    assert len(ratios) >= 80
     assert statistics.median(ratios) > 1.2
     assert statistics.mean(w - u for w, u in zip(weighted, uniform)) > 0.005

@@ -141,3 +141,13 @@ def test_jewel_passes_when_the_kinds_decide_the_battle():
     # a card of 1 ties (both 宝具 fire, no gem), a card of 2 wins
     assert _jewel(_jewel_view("green-np-1", "green-np-3", rival_master="shirou")) == \
         "red-sortie-2"
+
+
+def test_the_servant_draft_takes_berserker_and_rider_before_saber():
+    bot = HeuristicBot(seed=1)
+    pack = ("saber", "rider", "lancer", "caster")
+    assert bot.choose(_view(["red-sortie-1"]), Decision("draft_servant", pack)) == "rider"
+    assert bot.choose(_view(["red-sortie-1"]),
+                      Decision("draft_servant", pack + ("berserker",))) == "berserker"
+    assert bot.choose(_view(["red-sortie-1"]),
+                      Decision("draft_servant", pack + ("gilgamesh",))) == "gilgamesh"
