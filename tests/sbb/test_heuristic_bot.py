@@ -151,3 +151,11 @@ def test_the_servant_draft_takes_berserker_and_rider_before_saber():
                       Decision("draft_servant", pack + ("berserker",))) == "berserker"
     assert bot.choose(_view(["red-sortie-1"]),
                       Decision("draft_servant", pack + ("gilgamesh",))) == "gilgamesh"
+
+
+def test_the_master_draft_takes_kirei_before_zouken():
+    bot = HeuristicBot(seed=1)
+    pack = ("zouken", "kirei", "sakura")
+    assert bot.choose(_view(["red-sortie-1"]), Decision("draft_master", pack)) == "kirei"
+    assert bot.choose(_view(["red-sortie-1"]),
+                      Decision("draft_master", pack + ("illya",))) == "illya"

@@ -39,7 +39,9 @@ from fuyuki.sbb.cards import (ACTION, COLOURS, Action, CardSet, CardTable, Serva
                                parse_action)
 from fuyuki.sbb.view import Seen, seen_of_view
 
-MASTER_PREF = {"rin": 9.5, "illya": 9, "zouken": 8, "kirei": 7, "sakura": 6, "bazett": 6,
+# 綺礼 before 臓硯: against three random bots the heuristic took 0.599 with 綺礼, 0.566 with 臓硯
+# (40,000 games from seed 1200000, each the best master left in its pack)
+MASTER_PREF = {"rin": 9.5, "illya": 9, "kirei": 8.5, "zouken": 8, "sakura": 6, "bazett": 6,
                "kuzuki": 5, "taiga": 4, "shinji": 3, "shirou": 3}
 SERVANT_PREF = {"gilgamesh": 10, "saber": 9, "berserker": 8, "lancer": 7, "rider": 7,
                 "caster": 6, "archer": 4, "true_assassin": 4, "assassin": 3, "avenger": 2}
