@@ -108,23 +108,30 @@ def step_battle_fight(g: Game, li: int, parts: tuple[int, ...], offers: Answers)
     bonus = [0] * s.n
     for seat, answer in offers.items():
         bonus[seat] += g.ab(seat).battle_answer(g, seat, answer)
-    eff: dict[int, str] = {}   # each bid's kind, "np" or "sortie", as it fights
     np_count = 0
     for p in parts:
         if t.np[s.bids[p]]:
-            eff[p] = "np"
             np_count += 1
-        else:
-            eff[p] = "sortie"
+    eff: dict[int, str] = {}   # each bid's kind, "np" or "sortie", as it fights
+    nps: list[int] = []
+    sorties: list[int] = []
     for p in parts:
-        if eff[p] == "np" and np_count > 1 and g.servant_card(p).np_as_sortie_vs_np:
+        if not t.np[s.bids[p]]:
+            eff[p] = "sortie"
+            sorties.append(p)
+        elif np_count > 1 and g.servant_card(p).np_as_sortie_vs_np:
             eff[p] = "sortie"   # only when another 宝具 card is in the battle
+            sorties.append(p)
             g.emit("np_as_sortie", seat=p)
-    nps = [p for p in parts if eff[p] == "np"]
-    sorties = [p for p in parts if eff[p] == "sortie"]
+        else:
+            eff[p] = "np"
+            nps.append(p)
     all_sortie = not nps
     totals: dict[int, int] = {}
-    terms: dict[str, list[list[Any]]] = {}   # what each total is made of, for the log
+    # what each total is made of, and the totals and kinds by seat, for the log
+    terms: dict[str, list[list[Any]]] = {}
+    shown_totals: dict[str, int] = {}
+    kinds: dict[str, str] = {}
     for p in parts:
         sv = g.servant_card(p)
         bid = s.bids[p]
@@ -143,12 +150,10 @@ def step_battle_fight(g: Game, li: int, parts: tuple[int, ...], offers: Answers)
             term.append([ab.kind, extra])
             total += extra
         totals[p] = total
-        terms[seat_key(p)] = term
-    shown_totals: dict[str, int] = {}
-    kinds: dict[str, str] = {}
-    for p in parts:
-        shown_totals[seat_key(p)] = totals[p]
-        kinds[seat_key(p)] = eff[p]
+        key = seat_key(p)
+        terms[key] = term
+        shown_totals[key] = total
+        kinds[key] = eff[p]
     g.log("totals", TOTALS, (land_card.id, shown_totals, kinds, terms))
     if nps and sorties:
         g.emit("case1", land=land_card.id, losers=sorties)

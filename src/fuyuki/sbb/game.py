@@ -38,6 +38,8 @@ RUNNER: Final[list[Callable[[Game], None]]] = []
 FLIP: Final = ("seat", "what", "card")
 DRAW: Final = ("seat", "cards")
 DRAWS: Final = ("seats", "hands")
+#: each seat's one-seat audience, made once (a private event's ``to``)
+ONLY: Final = tuple([(p,) for p in range(16)])
 #: the RNG version of a new game (fuyuki.core.rng); a record keeps its game's version in its
 #: config ("rng", absent for version 1: the records made before version 2), and a replay
 #: passes it back to new_game
@@ -188,7 +190,9 @@ class Game:
 
     def then(self, *steps: Op) -> None:
         """Run ``steps`` next, in the given order, before anything already scheduled."""
-        self.then_all(list(steps))
+        stack = self.s.stack
+        for i in range(len(steps) - 1, -1, -1):   # (not through then_all: no list made)
+            stack.append(steps[i])
 
     def then_all(self, steps: list[Op]) -> None:
         """:meth:`then` for a list of steps (a call with ``*steps`` costs a generic call in
@@ -339,7 +343,8 @@ class Game:
             return
         hand = self.s.hand
         for seat, cards in drawn.items():
-            self.log("draw", DRAW, (seat, self.t.names_of(cards)), (seat,))
+            self.log("draw", DRAW, (seat, self.t.names_of(cards)),
+                     ONLY[seat] if seat < len(ONLY) else (seat,))
         self.log("draws", DRAWS, (list(drawn), [len(hand[seat]) for seat in drawn]))
 
     def draw_card(self, kind: str) -> int:
