@@ -4,6 +4,8 @@ before version 2)."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from fuyuki.cli.files import sbb_replay
@@ -43,5 +45,22 @@ def test_a_record_replays_with_the_rng_version_it_names(rng: int):
 def test_a_save_naming_an_unknown_rng_version_is_refused_by_name():
     g = _played(2)
     config = dict(g.record.config, rng=3)
-    with pytest.raises(DataError, match=r"rng.*unknown RNG version 3 \(known: 1, 2\)"):
+    with pytest.raises(DataError, match=r"rng.*must be at most 2, not 3"):
         sbb_replay(Record("sbb", g.record.seed, config, list(g.record.submissions)), "x.json")
+
+
+def test_an_unknown_rng_version_is_refused_in_the_players_language(tmp_path):
+    from typer.testing import CliRunner
+
+    from fuyuki.cli.main import app
+
+    g = _played(2)
+    data = g.record.to_json()
+    data["config"]["rng"] = 3
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    ja = CliRunner().invoke(app, ["replay", str(path), "--lang", "ja"])
+    en = CliRunner().invoke(app, ["replay", str(path), "--lang", "en"])
+    assert ja.exit_code == en.exit_code == 2
+    assert "config.rng：2以下でなければなりません（3）" in ja.output
+    assert "config.rng: must be at most 2, not 3" in en.output and "Traceback" not in en.output

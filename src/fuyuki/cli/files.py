@@ -103,9 +103,7 @@ def sbb_replay(record: Record, source: str = "<record>"):
         rules.check_players(players)
     except DataError as exc:
         raise cfg.fail("players", exc.reason) from None
-    rng = cfg.int("rng", 1)
-    if rng not in RNG_VERSIONS:
-        raise cfg.fail("rng", f"unknown RNG version {rng} (known: {', '.join(map(str, RNG_VERSIONS))})")
+    rng = cfg.int("rng", 1, lo=min(RNG_VERSIONS), hi=max(RNG_VERSIONS))   # the RNG version
     return replayed(new_game(players, record.seed, rules, rng=rng), record.submissions, source)
 
 
