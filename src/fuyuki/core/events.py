@@ -54,14 +54,7 @@ class Event:
 
     def get(self, key: str) -> Any:
         """``data[key]`` without building a compact event's dict (KeyError if absent)."""
-        d = self._data
-        if d is not None:
-            return d[key]
-        keys = self._keys
-        for i in range(len(keys)):
-            if keys[i] == key:
-                return self._values[i]
-        raise KeyError(key)
+        return _data_get(self._data, self._keys, self._values, key)
 
     def visible_to(self, seat: int | None) -> bool:
         """Public events are visible to all (spectators too); private ones to their seats."""
@@ -88,13 +81,18 @@ def unlog(e: Logged) -> Event:
 
 def logged_get(e: Logged, key: str) -> Any:
     """``data[key]`` of a logged event, without making the Event (KeyError if absent)."""
-    d = e[1]
-    if d is not None:
-        return d[key]
-    keys = e[3]
+    return _data_get(e[1], e[3], e[4], key)
+
+
+def _data_get(data: dict[str, Any] | None, keys: tuple[str, ...], values: tuple[Any, ...],
+              key: str) -> Any:
+    """``data[key]`` of an event given as ``data``, or (``data`` None) as ``keys`` and
+    ``values``, without building its dict."""
+    if data is not None:
+        return data[key]
     for i in range(len(keys)):
         if keys[i] == key:
-            return e[4][i]
+            return values[i]
     raise KeyError(key)
 
 

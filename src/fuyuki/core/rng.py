@@ -30,10 +30,14 @@ _MASK: Final[i64] = 0xFFFFFFFF
 RNG_VERSIONS: Final = (1, 2)
 
 
+def _digest(seed: int | str, name: str) -> bytes:
+    """The SHA-256 of ``seed`` and a stream ``name``: every stream's seed comes from it."""
+    return hashlib.sha256(f"{seed}\x1f{name}".encode()).digest()
+
+
 def derive_seed(seed: int | str, name: str) -> int:
     """A 64-bit integer derived from ``seed`` and a stream ``name`` (SHA-256)."""
-    digest = hashlib.sha256(f"{seed}\x1f{name}".encode()).digest()
-    return int.from_bytes(digest[:8], "big")
+    return int.from_bytes(_digest(seed, name)[:8], "big")
 
 
 def derive_seeds(seed: int | str, name: str, count: int) -> list[int]:
@@ -140,7 +144,7 @@ Rng = random.Random | Stream
 def stream(seed: int | str, name: str, version: int = 1) -> Rng:
     """A fresh stream of RNG ``version`` for the named stream of ``seed``."""
     if version == 2:
-        digest = hashlib.sha256(f"{seed}\x1f{name}".encode()).digest()   # as derive_seed's
+        digest = _digest(seed, name)
         return Stream(int.from_bytes(digest[0:4], "big"), int.from_bytes(digest[4:8], "big"),
                       int.from_bytes(digest[8:12], "big"), int.from_bytes(digest[12:16], "big"))
     if version != 1:

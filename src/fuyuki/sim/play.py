@@ -134,20 +134,25 @@ def summarize(g: Game, seat_of: list[int], names: Sequence[str], index: int,
                 seat = logged_get(e, "seat")
                 masters[seat], servants[seat] = logged_get(e, "master"), logged_get(e, "servant")
         elif k == "flip":
-            if logged_get(e, "what") == "master" and reveal[logged_get(e, "seat")] is None:
-                reveal[logged_get(e, "seat")] = rnd
+            if logged_get(e, "what") == "master":
+                seat = logged_get(e, "seat")
+                if reveal[seat] is None:
+                    reveal[seat] = rnd
         elif k == "new_master_up":
-            if reveal[logged_get(e, "seat")] is None:
-                reveal[logged_get(e, "seat")] = rnd
+            seat = logged_get(e, "seat")
+            if reveal[seat] is None:
+                reveal[seat] = rnd
         elif k == "np_resolves":
-            np_servant[logged_get(e, "seat")] = logged_get(e, "servant")
-            label = "np:" + logged_get(e, "servant")
+            servant = logged_get(e, "servant")
+            np_servant[logged_get(e, "seat")] = servant
+            label = "np:" + servant
             abilities[label] = abilities.get(label, 0) + 1
         elif k == "darken":
             darkened[logged_get(e, "seat")] = True
         elif k == "new_servant":
-            if darkened[logged_get(e, "seat")] and dark_with[logged_get(e, "seat")] is None:
-                dark_with[logged_get(e, "seat")] = logged_get(e, "card")
+            seat = logged_get(e, "seat")
+            if darkened[seat] and dark_with[seat] is None:
+                dark_with[seat] = logged_get(e, "card")
         elif k == "lost":
             cause = logged_get(e, "cause")
             label = f"np:{np_servant.get(logged_get(e, 'source'), '?')}" if cause == "np" else cause
