@@ -59,6 +59,23 @@ def test_a_board_config_names_its_game_and_camps():
     assert check_config({})["game"] == "sbb"
 
 
+def test_a_new_sbb_table_deals_with_rng_version_2_and_an_older_one_replays_with_1():
+    sbb = adapter("sbb")
+    cfg = check_config({"players": 4})
+    assert cfg["rng"] == 2 and sbb.new_game(cfg, 5).record.config["rng"] == 2
+    with pytest.raises(IllegalAction):            # a client does not choose it
+        check_config({"players": 4, "rng": 1})
+    old = {k: v for k, v in cfg.items() if k != "rng"}      # stored before the key existed
+    from fuyuki.sbb import new_game
+
+    def first_pack(g):
+        return {seat: d.options for seat, d in g.pending().items()}
+
+    for version, config in ((1, old), (2, cfg)):
+        assert first_pack(sbb.new_game(config, 5)) == first_pack(new_game(4, 5, rng=version))
+    assert first_pack(sbb.new_game(old, 5)) != first_pack(sbb.new_game(cfg, 5))
+
+
 def test_a_board_seat_gets_its_decision_with_texts_and_map_references(http):
     # seat 0 starts with plotted cards [R-7]: 遠坂凛's CH 3 leaves room to plot one from the hand
     made = create(http, game="board", players=2, bots=0, name="a", camps=["archer", "saber"])

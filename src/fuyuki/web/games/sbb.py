@@ -10,7 +10,7 @@ from fuyuki.core.data import package_file
 from fuyuki.core.errors import FuyukiError
 from fuyuki.core.events import Event
 from fuyuki.sbb import new_game
-from fuyuki.sbb.game import rng_version
+from fuyuki.sbb.game import RNG_VERSION, rng_version
 from fuyuki.sbb import text as sbb_text
 from fuyuki.sbb.agents import bot_names, make_bot
 from fuyuki.sbb.rules import OPTIONS, Rules, editions
@@ -68,12 +68,13 @@ class SbbAdapter(Adapter):
         except FuyukiError as exc:
             raise bad("mode", str(exc)) from None
         common = self.check_common(raw, {"edition", "mode", "options"}, rules.players, 4, "normal")
+        # a new table deals with the current RNG version and says so in its config, so its
+        # stored game replays with it; a table stored before the key existed replays with 1
         return {"players": common["players"], "edition": edition, "mode": mode,
-                "options": options, **{k: common[k] for k in ("bots", "bot_level", "timer")}}
+                "options": options, **{k: common[k] for k in ("bots", "bot_level", "timer")},
+                "rng": RNG_VERSION}
 
     def new_game(self, config: dict[str, Any], seed: int) -> Any:
-        # a table's game keeps RNG version 1 (its config names none: tables stored before
-        # version 2 replay unchanged)
         return new_game(config["players"], seed, _rules(config), rng=rng_version(config))
 
     def make_bot(self, name: str, seed: int, seat: int, config: dict[str, Any], **kw: Any) -> Any:
