@@ -26,6 +26,9 @@ def _version(value: bool) -> None:
 def _options(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
                                           help="print the version and exit")) -> None:
     """The fan-made Holy Grail War games: Servant Big Battle, Grail War RPG, Grail War Board."""
+    from fuyuki.cli.wrap import install
+
+    install()        # every screen breaks Japanese lines by its rules (禁則処理)
 
 
 def _register() -> None:

@@ -3,11 +3,14 @@
 rich wraps Japanese at any character, so a line could begin with 。 or 」 or end with 「. A
 paragraph holding Japanese is wrapped here instead, at spaces first as rich does; where a word
 is longer than a line, a line never begins with a character of ``NO_START`` nor ends with one
-of ``NO_END``, and a run of ASCII characters (a number, ``1d6+5``) is never split — the
-characters that would break a rule move to the next line.
+of ``NO_END``, and a run of ASCII characters (a number, ``1d6+5``) is not split — the
+characters that would break a rule move to the next line; only a line in which nothing may
+break at all is broken at the width (a line is never longer than the width: rich would cut it).
 Text without Japanese is left to rich."""
 
 from __future__ import annotations
+
+import re
 
 from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, RenderResult
@@ -17,6 +20,7 @@ from rich.text import Text
 NO_START = frozenset("、。，．・：；？！ー…‥）〕］｝〉》」』】〙〗”’ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ"
                      "々ゝゞヽヾ)]},.:;!?%％")
 NO_END = frozenset("（〔［｛〈《「『【〘〖“‘([{")
+_WORD = re.compile(r"\s*\S+\s*")    # a word and the spaces after it, as rich reads one
 
 
 def _joined(a: str, b: str) -> bool:
@@ -33,36 +37,69 @@ def _fold(word: str, width: int) -> list[str]:
         if cell_len(line + ch) <= width or not line:
             line += ch
             continue
-        carry = ch
+        full, carry = line, ch
         while len(line) > 1 and _joined(line[-1], carry[0]):
             line, carry = line[:-1], line[-1] + carry
-        if _joined(line[-1], carry[0]):       # nothing may break here: a longer line
-            line, carry = line + carry, ""
+        if _joined(line[-1], carry[0]):   # nothing may break in the whole line: at the width
+            line, carry = full, ch
         out.append(line)
         line = carry
     return out + [line]
 
 
+def divide_line(text: str, width: int, fold: bool = True) -> list[int]:
+    """Where a line of ``text`` breaks to fit ``width`` columns: the offsets of the breaks.
+    As rich does, a line breaks at a space when the next word does not fit, and a word longer
+    than a line starts a new one; such a word is cut by the rules above (cropped instead when
+    not ``fold``). The same signature as rich's own ``divide_line``, which :func:`install`
+    replaces with this."""
+    breaks: list[int] = []
+    offset = 0
+    for match in _WORD.finditer(text):
+        start, word = match.start(), match.group(0)
+        core = cell_len(word.rstrip())
+        if width - offset >= core:
+            offset += cell_len(word)
+            continue
+        if start and (offset or core > width):
+            breaks.append(start)
+        if core > width and fold:
+            pieces = _fold(word.rstrip(), width)
+            for piece in pieces[:-1]:
+                start += len(piece)
+                breaks.append(start)
+            offset = cell_len(pieces[-1]) + cell_len(word) - core
+        else:
+            offset = cell_len(word)
+    return breaks
+
+
 def wrap(text: str, width: int) -> list[str]:
-    """``text`` as lines of at most ``width`` columns. As rich does, a line breaks at a space
-    when the next word does not fit and a word longer than a line starts a new one; such a
-    word is cut by the rules above (a line is longer than ``width`` only when a run that must
-    not break is)."""
+    """``text`` as lines of at most ``width`` columns, broken by :func:`divide_line`."""
     out: list[str] = []
     for paragraph in text.split("\n"):
-        line = ""
-        for word in paragraph.split(" "):
-            joined = f"{line} {word}" if line else word
-            if cell_len(joined) <= width:
-                line = joined
-                continue
-            if line:
-                out.append(line)
-            pieces = _fold(word, width) if cell_len(word) > width else [word]
-            out += pieces[:-1]
-            line = pieces[-1]
-        out.append(line)
+        cuts = [0, *divide_line(paragraph, width), len(paragraph)]
+        out += [paragraph[a:b].rstrip(" ") for a, b in zip(cuts, cuts[1:])]
     return out
+
+
+def install() -> None:
+    """Make rich break every line holding Japanese by these rules — a paragraph of Markdown
+    (``fuyuki rules``), a table cell, a panel; a line without Japanese rich still breaks its
+    own way. rich's ``Text.wrap`` takes its break offsets from the ``divide_line`` its module
+    imported; that name is replaced (a test checks that rich still has it and that its
+    output keeps the rules)."""
+    import rich.text
+
+    own = getattr(rich.text, "divide_line", None)
+    if own is None or getattr(own, "kinsoku", False):
+        return
+
+    def either(text: str, width: int, fold: bool = True) -> list[int]:
+        return (divide_line if _japanese(text) else own)(text, width, fold)
+
+    either.kinsoku = True  # type: ignore[attr-defined]
+    rich.text.divide_line = either  # type: ignore[attr-defined]
 
 
 def _japanese(text: str) -> bool:
