@@ -183,3 +183,24 @@ def test_two_friends_and_a_bot_play_a_whole_game_in_chromium(tmp_path, app_facto
 def _kind_of(page) -> str:
     return page.evaluate("last && last.view && last.view.me && last.view.me.decision ? "
                          "last.view.me.decision.kind : ''")
+
+
+def test_a_link_from_fuyuki_link_gives_a_new_browser_the_hosts_seat(tmp_path, app_factory,
+                                                                    live_server):
+    """The host lost their browser's storage; the operator's ``fuyuki link`` makes a new link
+    (/t/CODE#k=TOKEN): a fresh browser opening it plays the host's seat, and the token leaves
+    the address bar."""
+    from fuyuki.web.manager import new_link
+
+    app = app_factory(bot_delay=0.05, token_reload=0.0)
+    with chromium(app, live_server) as (server, browser):
+        table, seat, _ = app.state.manager.create({"players": 3, "bots": 2}, "あかね")
+        _, token = new_link(app.state.storage, table.code)
+        page = browser.new_context().new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(f"{server.url}/t/{table.code}#k={token}")
+        page.wait_for_selector("#mine:not(.hidden)", timeout=10000)
+        assert "#k=" not in page.url and "あかね" in page.inner_text("#players")
+        page.screenshot(path=str(tmp_path / "link.png"), full_page=True)
+        assert not errors, errors

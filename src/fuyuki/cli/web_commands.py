@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+from typing import Optional
 
 import typer
 
@@ -12,6 +14,11 @@ HELP = {
     "ja": "サーヴァント大戦・聖杯戦争ボードをブラウザで友だちと遊ぶサーバーを起動します。",
     "en": "Run the server for playing Servant Big Battle or the Grail War Board with friends in the browser.",
 }
+
+
+HELP_LINK = ("なくしたリンクの代わりに、保存された卓の席へ新しいリンクを作ります（ホスト・GMも）。"
+             " / Make a new link for a seat of a stored table in place of a lost one (the "
+             "host's or the GM's too).")
 
 
 def register(app: typer.Typer) -> None:
@@ -52,6 +59,54 @@ def register(app: typer.Typer) -> None:
         typer.echo(("ロビー: " if lang == "ja" else "Lobby: ") + url)
         uvicorn.Server(server_config(app, host, port, proxy_headers=proxy_headers,
                                      forwarded_allow_ips=forwarded_allow_ips)).run()
+
+
+    @app.command("link", help=HELP_LINK)
+    def link(
+        table: str = typer.Argument(..., metavar="TABLE", help="the table's address as players "
+                                    "open it (http://…/t/CODE) or its code"),
+        seat: Optional[int] = typer.Option(
+            None, min=0, help="the seat (default: the host's, the GM's in the war)"),
+        data: Path = typer.Option(Path("fuyuki-data"), help="the --data of fuyuki serve"),
+        db: str = typer.Option("", help="the --db of fuyuki serve (postgresql://...)"),
+        url: str = typer.Option("http://localhost:8000", help="the server's address as players "
+                                                             "open it (when TABLE is a code)"),
+        lang: str = typer.Option("ja", help="ja | en"),
+    ) -> None:
+        from fuyuki.cli.prompt import t
+        from fuyuki.core.errors import IllegalAction
+
+        lang = lang if lang in ("ja", "en") else "ja"
+        address = re.fullmatch(r"(\S+)/t/([A-Za-z0-9_-]+)(?:[?#]\S*)?", table.strip())
+        code = address.group(2) if address else table.strip()
+        if address:
+            url = address.group(1)
+        try:
+            if db:
+                storage = open_storage(db)
+            else:
+                from fuyuki.web.storage import SQLiteStorage
+
+                if not (data / SQLiteStorage.FILENAME).is_file():   # never make an empty one
+                    typer.echo(t(lang, "link.no_db", path=data), err=True)
+                    raise typer.Exit(2)
+                storage = SQLiteStorage(data)
+            from fuyuki.web.manager import new_link
+
+            try:
+                number, token = new_link(storage, code, seat)
+                name = storage.load_table(code).seats[number].name   # type: ignore[union-attr]
+            finally:
+                storage.close()
+        except IllegalAction as exc:
+            typer.echo(t(lang, f"link.{exc.code}", code=code, **exc.params), err=True)
+            raise typer.Exit(2) from None
+        except (FuyukiError, OSError) as exc:
+            typer.echo(f"fuyuki link: {exc}", err=True)
+            raise typer.Exit(2) from None
+        typer.echo(t(lang, "link.made", code=code, seat=number, name=name or "-"))
+        typer.echo(f"{url.rstrip('/')}/t/{code}#k={token}")
+        typer.echo(t(lang, "link.old"))
 
 
 def server_config(app, host: str, port: int, *, proxy_headers: bool = False,

@@ -54,6 +54,30 @@ def seat_rows(cfg: dict[str, Any], name: str | None
     return seats, host_seat, token, invites
 
 
+def new_link(storage: Storage, code: str, seat: int | None = None) -> tuple[int, str]:
+    """A new token for a person's ``seat`` (default: the host's — the GM's in the war) of the
+    stored table ``code``, for the server's operator when a link is lost — the host's own link
+    has nobody else to make a new one. Only its hash is stored; a running server takes it up
+    at the seat's next connection (:meth:`Table.seat_for_token`) and the old link stops
+    working. Returns the seat and the token (shown once)."""
+    row = storage.load_table(code)
+    if row is None:
+        raise IllegalAction("no_such_table", f"there is no table {code!r}")
+    if seat is None:
+        seat = adapter(row.config.get("game", DEFAULT)).host_seat(row.config)
+    if not 0 <= seat < len(row.seats) or row.seats[seat].kind != "human":
+        people = [s.seat for s in row.seats if s.kind == "human"]
+        raise IllegalAction("bad_seat", f"seat {seat} is not a person's seat (theirs: {people})",
+                            seat=seat, people=people)
+    if not row.seats[seat].token_hash:
+        raise IllegalAction("open_seat", f"seat {seat} is open: nobody holds it yet (join it "
+                            "from the table's page)", seat=seat)
+    token = security.new_token()
+    row.seats[seat].token_hash = security.hash_token(token)
+    storage.update_seat(code, row.seats[seat])
+    return seat, token
+
+
 class Manager:
     """Every table the server knows, loaded from storage on first use."""
 

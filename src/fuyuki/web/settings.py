@@ -22,6 +22,8 @@ class Settings:
     http_burst: float = 20.0          # ... and burst
     allowed_origins: tuple[str, ...] = ()
     hello_timeout: float = 10.0
+    token_reload: float = 1.0         # an unknown seat token re-reads the stored seats at most
+                                      # this often per table (a link made by `fuyuki link`)
     outbox: int = 256                 # queued messages per connection before it is dropped
     max_tables: int = 10000           # tables held in memory (finished ones are let go first)
     tabs_per_seat: int = 3            # a seat's open pages; a newer one closes the oldest

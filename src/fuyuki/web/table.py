@@ -133,6 +133,7 @@ class Table:
         self._restore_timers()
         self.invites: dict[int, str] = {}  # seat tokens made at creation, for the creator only
         self._wake: float | None = None    # when the game has due submissions (_now() time)
+        self._tokens_read = now            # when the seats' token hashes were last read
         self._track_decisions()
 
     # ------------------------------------------------------------------ facts
@@ -168,10 +169,45 @@ class Table:
         return g
 
     def seat_for_token(self, token: str) -> int | None:
+        """The human seat ``token`` opens. A token that opens none is checked once more
+        against the seats as stored when ``fuyuki link`` may have given a seat a new link
+        meanwhile (:meth:`_reload_tokens`)."""
+        seat = self._match(token)
+        if seat is None and self._reload_tokens():
+            seat = self._match(token)
+        return seat
+
+    def _match(self, token: str) -> int | None:
         for s in self.seats:
             if s.kind == "human" and security.token_matches(token, s.token_hash):
                 return s.seat
         return None
+
+    def _reload_tokens(self) -> bool:
+        """Take the seats' token hashes from storage again (at most once every
+        ``settings.token_reload`` seconds per table): a seat's link made by ``fuyuki link`` while
+        this table is open. A seat whose hash changed has its open pages closed, as with
+        :meth:`reissue` (its old link stops working at once); True if one changed."""
+        now = _now()
+        if now - self._tokens_read < self.settings.token_reload:
+            return False
+        self._tokens_read = now
+        stored = self.storage.load_table(self.code)
+        changed = False
+        for row in stored.seats if stored is not None else ():
+            mine = self.seats[row.seat]
+            if row.kind == mine.kind == "human" and row.token_hash and \
+                    row.token_hash != mine.token_hash:
+                mine.token_hash = row.token_hash
+                self._close_seat(row.seat)
+                changed = True
+        return changed
+
+    def _close_seat(self, seat: int) -> None:
+        for c in list(self.conns):
+            if c.seat == seat:
+                c.close_code = CLOSE_REPLACED
+                c.drop()
 
     def connected(self, seat: int) -> bool:
         return any(c.seat == seat and not c.closed for c in self.conns)
@@ -632,10 +668,7 @@ class Table:
         token = security.new_token()
         row.token_hash = security.hash_token(token)
         self.storage.update_seat(self.code, row)
-        for c in list(self.conns):
-            if c.seat == seat:
-                c.close_code = CLOSE_REPLACED
-                c.drop()
+        self._close_seat(seat)
         return token
 
     def message(self, seat: int | None, data: dict[str, Any], conn: Conn | None = None) -> None:

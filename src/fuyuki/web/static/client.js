@@ -17,6 +17,13 @@
 const CODE = (location.pathname.match(/\/t\/([A-Za-z0-9_-]+)/) || [])[1] || "";
 const PARAMS = new URLSearchParams(location.search);
 const TOKEN_KEY = "fuyuki.token." + CODE;
+// a seat's link (/t/CODE#k=TOKEN, made by `fuyuki link`) gives this browser that seat; the
+// token leaves the address bar at once
+const LINK = /^#k=([A-Za-z0-9_-]+)$/.exec(location.hash);
+if (LINK) {
+  localStorage.setItem(TOKEN_KEY, LINK[1]);
+  history.replaceState(null, "", location.pathname + location.search);
+}
 let ws = null, last = null, events = [], summary = null, spectate = PARAMS.has("watch");
 let sentTurn = null, deadlineAt = null, timerHandle = null;
 let replayStep = null, replaySteps = 0, reconnectDelay = 800, GAME = null;
