@@ -40,9 +40,12 @@ from fuyuki.sbb.cards import (ACTION, COLOURS, Action, CardSet, CardTable, Serva
 from fuyuki.sbb.view import Seen, seen_of_view
 
 # 綺礼 before 臓硯: against three random bots the heuristic took 0.599 with 綺礼, 0.566 with 臓硯
-# (40,000 games from seed 1200000, each the best master left in its pack)
-MASTER_PREF = {"rin": 9.5, "illya": 9, "kirei": 8.5, "zouken": 8, "sakura": 6, "bazett": 6,
-               "kuzuki": 5, "taiga": 4, "shinji": 3, "shirou": 3}
+# (40,000 games from seed 1200000, each the best master left in its pack). 葛木 (蛇) right after
+# 凛, before イリヤ: +0.005 against three random bots (paired, 20,000 games from seeds 600000
+# and 1000000 each; 葛木 at 5 before), +0.019 against three heuristic bots (8,000 games); 葛木
+# first, before 凛, gained only +0.002, and 葛木 between イリヤ and 綺礼 the same as after 凛
+MASTER_PREF = {"rin": 9.5, "kuzuki": 9.2, "illya": 9, "kirei": 8.5, "zouken": 8, "sakura": 6,
+               "bazett": 6, "taiga": 4, "shinji": 3, "shirou": 3}
 SERVANT_PREF = {"gilgamesh": 10, "saber": 9, "berserker": 8, "lancer": 7, "rider": 7,
                 "caster": 6, "archer": 4, "true_assassin": 4, "assassin": 3, "avenger": 2}
 # the servant draft's order: バーサーカー and ライダー before セイバー (against three random bots the
