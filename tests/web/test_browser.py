@@ -195,7 +195,7 @@ def test_a_link_from_fuyuki_link_gives_a_new_browser_the_hosts_seat(tmp_path, ap
     app = app_factory(bot_delay=0.05, token_reload=0.0)
     with chromium(app, live_server) as (server, browser):
         table, seat, _ = app.state.manager.create({"players": 3, "bots": 2}, "あかね")
-        _, token = new_link(app.state.storage, table.code)
+        _, token = new_link(app.state.storage, table.code)  # the host's seat
         page = browser.new_context().new_page()
         errors: list[str] = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))

@@ -60,7 +60,6 @@ def register(app: typer.Typer) -> None:
         uvicorn.Server(server_config(app, host, port, proxy_headers=proxy_headers,
                                      forwarded_allow_ips=forwarded_allow_ips)).run()
 
-
     @app.command("link", help=HELP_LINK)
     def link(
         table: str = typer.Argument(..., metavar="TABLE", help="the table's address as players "
@@ -94,8 +93,7 @@ def register(app: typer.Typer) -> None:
             from fuyuki.web.manager import new_link
 
             try:
-                number, token = new_link(storage, code, seat)
-                name = storage.load_table(code).seats[number].name   # type: ignore[union-attr]
+                row, token = new_link(storage, code, seat)
             finally:
                 storage.close()
         except IllegalAction as exc:
@@ -104,7 +102,7 @@ def register(app: typer.Typer) -> None:
         except (FuyukiError, OSError) as exc:
             typer.echo(f"fuyuki link: {exc}", err=True)
             raise typer.Exit(2) from None
-        typer.echo(t(lang, "link.made", code=code, seat=number, name=name or "-"))
+        typer.echo(t(lang, "link.made", code=code, seat=row.seat, name=row.name or "-"))
         typer.echo(f"{url.rstrip('/')}/t/{code}#k={token}")
         typer.echo(t(lang, "link.old"))
 

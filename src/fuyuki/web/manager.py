@@ -54,12 +54,12 @@ def seat_rows(cfg: dict[str, Any], name: str | None
     return seats, host_seat, token, invites
 
 
-def new_link(storage: Storage, code: str, seat: int | None = None) -> tuple[int, str]:
+def new_link(storage: Storage, code: str, seat: int | None = None) -> tuple[SeatRow, str]:
     """A new token for a person's ``seat`` (default: the host's — the GM's in the war) of the
     stored table ``code``, for the server's operator when a link is lost — the host's own link
     has nobody else to make a new one. Only its hash is stored; a running server takes it up
     at the seat's next connection (:meth:`Table.seat_for_token`) and the old link stops
-    working. Returns the seat and the token (shown once)."""
+    working. Returns the seat's row and the token (shown once)."""
     row = storage.load_table(code)
     if row is None:
         raise IllegalAction("no_such_table", f"there is no table {code!r}")
@@ -75,7 +75,7 @@ def new_link(storage: Storage, code: str, seat: int | None = None) -> tuple[int,
     token = security.new_token()
     row.seats[seat].token_hash = security.hash_token(token)
     storage.update_seat(code, row.seats[seat])
-    return seat, token
+    return row.seats[seat], token
 
 
 class Manager:
