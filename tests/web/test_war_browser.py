@@ -236,3 +236,31 @@ def test_a_gm_a_player_and_two_readers_run_a_war_inchromium(tmp_path, app_factor
             pages[n].set_viewport_size({"width": 390, "height": 844})
             pages[n].screenshot(path=str(shots / f"end-{n}-phone.png"), full_page=False)
         assert not errors, errors
+
+
+def test_a_new_gm_link_replaces_the_old_token_this_browser_held(tmp_path, app_factory,
+                                                               live_server):
+    """The GM's link was lost or leaked: ``fuyuki link`` makes a new one. Opened in the browser
+    that still holds the old token, it commands the war and stays this browser's (a new tab
+    without the link is the GM's page too), not only that tab's."""
+    from fuyuki.web.manager import new_link
+
+    app = app_factory(bot_delay=0.02, token_reload=0.0)
+    with chromium(app, live_server) as (server, browser):
+        table, _, old = app.state.manager.create({"game": "rpg", "turns": 1}, "GM")
+        ctx = browser.new_context()
+        page = ctx.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(f"{server.url}/t/{table.code}#k={old}")
+        page.wait_for_selector("#links:not(.hidden)", timeout=10000)
+        _, new = new_link(app.state.storage, table.code)
+        page.goto(f"{server.url}/t/{table.code}#k={new}")
+        page.wait_for_selector("#links:not(.hidden)", timeout=10000)
+        held = page.evaluate(f"localStorage.getItem('fuyuki.war.{table.code}')")
+        assert held == new
+        other = ctx.new_page()
+        other.goto(f"{server.url}/t/{table.code}")
+        other.wait_for_selector("#links:not(.hidden)", timeout=10000)
+        assert f"#k={new}" in other.inner_text("#links")
+        assert not errors, errors

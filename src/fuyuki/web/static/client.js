@@ -24,6 +24,8 @@ if (LINK) {
   localStorage.setItem(TOKEN_KEY, LINK[1]);
   history.replaceState(null, "", location.pathname + location.search);
 }
+// (a link pasted over this very page changes only the hash: load it as a page)
+addEventListener("hashchange", () => { if (/^#k=/.test(location.hash)) location.reload(); });
 let ws = null, last = null, events = [], summary = null, spectate = PARAMS.has("watch");
 let sentTurn = null, deadlineAt = null, timerHandle = null;
 let replayStep = null, replaySteps = 0, reconnectDelay = 800, GAME = null;

@@ -169,6 +169,13 @@ function onMessage(m) {
     return;
   }
   if (m.type !== "state") return;
+  // a GM link opened in a browser holding another token (a new link from `fuyuki link`
+  // after the old one was lost) is this browser's from now on, not just this tab's
+  const tabOnly = sessionStorage.getItem(KEY(CODE));
+  if (tabOnly && m.view && m.view.role === "gm") {
+    localStorage.setItem(KEY(CODE), tabOnly);
+    sessionStorage.removeItem(KEY(CODE));
+  }
   for (const id of ["decision-err", "answer-err", "gm-err"]) $(id).textContent = "";
   if (!state && !localStorage.getItem("fuyuki.lang") && m.config && m.config.lang && m.config.lang !== lang()) {
     setLang(m.config.lang);                  // the war's language until the reader picks one
@@ -500,6 +507,8 @@ if (CREATING) {
     (held && held !== m[1] ? sessionStorage : localStorage).setItem(KEY(CODE), m[1]);
     history.replaceState(null, "", location.pathname + location.search);
   }
+  // (a link pasted over this very page changes only the hash: load it as a page)
+  addEventListener("hashchange", () => { if (/^#k=/.test(location.hash)) location.reload(); });
   wire();
   connect();
 }
