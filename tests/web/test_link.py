@@ -128,3 +128,11 @@ def test_no_database_is_made_where_there_is_none(tmp_path):
     out = CliRunner().invoke(cli, ["link", "ABCD", "--data", str(tmp_path / "nothing")])
     assert out.exit_code == 2 and "卓のデータベースがありません" in out.output
     assert not (tmp_path / "nothing").exists()
+
+
+def test_a_file_that_is_not_a_database_is_named_not_a_traceback(tmp_path):
+    (tmp_path / SQLiteStorage.FILENAME).write_text("garbage")
+    for command in (["link", "ABCD"], ["serve", "--port", "1"]):
+        out = CliRunner().invoke(cli, [*command, "--data", str(tmp_path)])
+        assert out.exit_code == 2 and "file is not a database" in out.output, out.output
+        assert SQLiteStorage.FILENAME in out.output and "Traceback" not in out.output

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from fuyuki.core.errors import FuyukiError
+
 
 @dataclass
 class SeatRow:
@@ -123,14 +125,17 @@ class SQLiteStorage(Storage):
         d.mkdir(parents=True, exist_ok=True)
         self.path = d / self.FILENAME
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.execute("PRAGMA busy_timeout=5000")
-        self._db.executescript(SCHEMA)
-        columns = {r[1] for r in self._db.execute("PRAGMA table_info(seats)")}
-        if "deadline" not in columns:       # a database made before decision timers were stored
-            self._db.execute("ALTER TABLE seats ADD COLUMN deadline REAL")
+        try:
+            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.execute("PRAGMA busy_timeout=5000")
+            self._db.executescript(SCHEMA)
+            columns = {r[1] for r in self._db.execute("PRAGMA table_info(seats)")}
+            if "deadline" not in columns:   # a database made before decision timers were stored
+                self._db.execute("ALTER TABLE seats ADD COLUMN deadline REAL")
+        except sqlite3.Error as exc:        # not a database, locked, read-only...
+            raise FuyukiError(f"{self.path}: {exc}") from None
 
     def _write(self, sql: str, params: tuple | list = (), many: bool = False) -> None:
         with self._lock:
