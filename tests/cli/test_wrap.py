@@ -35,6 +35,15 @@ def test_wrapping_keeps_every_character_and_the_width(text: str, width: int) -> 
     assert all(cell_len(line) <= width for line in lines)
 
 
+@pytest.mark.parametrize("width", range(4, 9))
+def test_what_moves_to_the_next_line_never_makes_it_too_long(width: int) -> None:
+    """「、、 may not break and may not follow the 1 on its line: moved on whole it would not
+    fit (found by hypothesis: the line was 6 columns at width 5)."""
+    lines = wrap("1 1「、、", width)
+    assert "".join(lines).replace(" ", "") == "11「、、"
+    assert all(cell_len(line) <= width for line in lines)
+
+
 def test_a_run_longer_than_a_line_is_broken_at_the_width_not_cut() -> None:
     """rich cuts a line longer than the width: ``no_berserker_penalty`` lost its l."""
     run = "tie_dice|land_modifiers|no_berserker_penalty"

@@ -40,7 +40,9 @@ def _fold(word: str, width: int) -> list[str]:
         full, carry = line, ch
         while len(line) > 1 and _joined(line[-1], carry[0]):
             line, carry = line[:-1], line[-1] + carry
-        if _joined(line[-1], carry[0]):   # nothing may break in the whole line: at the width
+        if _joined(line[-1], carry[0]) or cell_len(carry) > width:
+            # nothing may break in the whole line, or what would move on does not fit a line
+            # of its own (「、、 after a number): at the width
             line, carry = full, ch
         out.append(line)
         line = carry
