@@ -341,6 +341,33 @@ def test_sealed_bids_on_common_worlds_answer_from_each_worlds_own_hand(monkeypat
     assert set(bot.last_search["values"]) == set(d.options)
 
 
+@pytest.mark.parametrize("bid_horizon", [0, 1, 2, None])
+def test_a_bids_playouts_end_with_the_round_bid_horizon_rounds_after_the_bids(bid_horizon):
+    """Every playout of a bid is scored at the end of the round ``bid_horizon`` rounds after
+    the bid's own (None: at the game's end) — counted from the bid's round, not from
+    wherever the engine stood once the bids were in (it may already have started the next
+    round and asked its extra gem)."""
+    game = _first_bid(4, 3)
+    d = game.pending()[0]
+    bid_round = game.s.round
+    bot = HardBot(2, iterations=8 * len(d.options), bid_horizon=bid_horizon)
+    cut = []
+    value = bot.bid_search.evaluate
+
+    def scored(g):
+        cut.append((g.over, g.s.round))
+        return value(g)
+
+    bot.bid_search.evaluate = scored
+    bot.choose(game.view(0), d)
+    assert len(cut) == 8 * len(d.options)
+    if bid_horizon is None:
+        assert all(over for over, _ in cut)
+    else:
+        # cut as the round after the last one played starts (or earlier, at the game's end)
+        assert {r for over, r in cut if not over} == {bid_round + bid_horizon + 1}
+
+
 def test_hard_bot_bids_are_reproducible_with_an_iteration_budget():
     """With an iteration budget the same view, decision and seed give the same bid — and
     the same values, world by world — while another seed samples other worlds."""

@@ -11,8 +11,9 @@ learn one "best on average" card over all sampled worlds, whatever hand each wor
    opponent policy (the heuristic bot's judgement, read from that seat's view of the world,
    with a little noise): nothing is shared across worlds;
 3. every option of the bot is played in a copy of that same world against the same answers
-   with the same random numbers (common random numbers), to the end of the round, and
-   scored by the bot's evaluation;
+   with the same random numbers (common random numbers), to the end of the round
+   ``horizon`` rounds after the bid's (the hard bot: the next one), and scored by the bot's
+   evaluation;
 4. the answer is the option with the best mean over the worlds — a paired comparison, so
    the choice is not decided by noise between worlds. With a :class:`.belief.BidHistory`
    each world counts with its weight: the likelihood, under the same opponent policy, of
@@ -36,8 +37,8 @@ from fuyuki.sbb.sampling import Sampler
 class BidSearch:
     """Scores a bid's options on common worlds. ``respond(g, seat, decision, rng)`` answers
     the decisions after the bids; ``evaluate(g)`` gives every seat's value of a world at the
-    end of the round (``horizon`` rounds later). ``noise``: the share of the other seats'
-    bids drawn uniformly instead of by the opponent policy."""
+    end of the round ``horizon`` rounds after the bid's (or at the game's end). ``noise``: the
+    share of the other seats' bids drawn uniformly instead of by the opponent policy."""
 
     def __init__(self, opponent: HeuristicBot, respond: Callable, evaluate: Callable,
                  noise: float = 0.1, horizon: int = 0) -> None:
@@ -61,11 +62,14 @@ class BidSearch:
             world = sampler.sample(rng)
             answers, w = self._answers(world, me, rng, history)
             playout_seed = rng.getrandbits(32)
+            # the last round played: the bid's own (the bids, once submitted, may already
+            # have run the engine into the next round and its first decisions)
+            stop = world.s.round + self.horizon
             for o in options:
                 g = world.clone()
                 for seat in sorted(answers):
                     g.submit(seat, o if seat == me else answers[seat])
-                totals[o] += w * self._finish(g, me, random.Random(playout_seed))
+                totals[o] += w * self._finish(g, me, random.Random(playout_seed), stop)
             worlds += 1
             wsum += w
             wsq += w * w
@@ -99,9 +103,8 @@ class BidSearch:
                 answers[seat] = self.opponent.choose(view, d)
         return answers, weight
 
-    def _finish(self, g, me: int, rng: random.Random) -> float:
-        """Play ``g`` to the end of its round (and ``horizon`` more); ``me``'s value."""
-        stop = g.s.round + self.horizon
+    def _finish(self, g, me: int, rng: random.Random, stop: int) -> float:
+        """Play ``g`` to the end of round ``stop``; ``me``'s value."""
         while not g.over and g.s.round <= stop:
             answers = [(seat, d.options[0] if len(d.options) == 1
                         else self.respond(g, seat, d, rng)) for seat, d in g.pending().items()]
