@@ -229,11 +229,38 @@ def test_hard_bot_plays_whole_games_legally(players, preset):
 def test_hard_bot_time_budget_and_level_name():
     bot = make_bot("hard", 3)
     assert isinstance(bot, HardBot) and bot.name == "hard" and bot.needs_view
+    game = _first_bid(2, 0)
+    d = game.pending()[0]
+    fast = HardBot(1, seconds=0.05)
+    assert fast.choose(game.view(0), d) in d.options
+    assert fast.last_search["iterations"] >= 1
+    # a searched draft on the same budget
     game = new_game(4, 2)
     seat, d = next(iter(game.pending().items()))
-    fast = HardBot(1, seconds=0.05)
+    fast = HardBot(1, seconds=0.05, search_drafts=True)
     assert fast.choose(game.view(seat), d) in d.options
     assert fast.last_search["iterations"] >= 1
+
+
+def test_hard_bot_drafts_like_the_heuristic_bot_unless_told_to_search():
+    """The drafts by the heuristic bot's tuned preferences (no search); search_drafts=True
+    searches them."""
+    from fuyuki.sbb.agents.heuristic import HeuristicBot
+
+    drafts = 0
+    for seed in range(6):
+        game = new_game(4, seed)
+        for seat, d in game.pending().items():
+            if d.kind.startswith("draft") and len(d.options) > 1:
+                bot = HardBot(seed, iterations=60)
+                assert bot.choose(game.view(seat), d) == HeuristicBot(seed).choose(
+                    game.view(seat), d)
+                assert bot.last_search == {}
+                searched = HardBot(seed, iterations=60, search_drafts=True)
+                searched.choose(game.view(seat), d)
+                assert searched.last_search["iterations"] == 60
+                drafts += 1
+    assert drafts >= 6
 
 
 def test_sampler_needs_a_seat_view_and_a_rebuildable_decision():
