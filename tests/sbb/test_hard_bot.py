@@ -395,6 +395,12 @@ def test_a_bids_playouts_end_with_the_round_bid_horizon_rounds_after_the_bids(bi
         assert {r for over, r in cut if not over} == {bid_round + bid_horizon + 1}
 
 
+@pytest.mark.parametrize("bid_horizon", [-1, 1.5, "next"])
+def test_a_bid_horizon_that_is_not_a_count_of_rounds_is_refused(bid_horizon):
+    with pytest.raises(ValueError, match="bid_horizon"):
+        HardBot(2, iterations=30, bid_horizon=bid_horizon)
+
+
 def test_hard_bot_bids_are_reproducible_with_an_iteration_budget():
     """With an iteration budget the same view, decision and seed give the same bid — and
     the same values, world by world — while another seed samples other worlds."""

@@ -82,6 +82,9 @@ class HardBot:
             raise ValueError(f"clock must be 'wall' or 'cpu', not {clock!r}")
         if evaluation not in ("hand", "learned"):
             raise ValueError(f"evaluation must be 'hand' or 'learned', not {evaluation!r}")
+        if bid_horizon is not None and (type(bid_horizon) is not int or bid_horizon < 0):
+            raise ValueError(f"bid_horizon must be a whole number of rounds >= 0 or None, "
+                             f"not {bid_horizon!r}")
         #: a world cut at the horizon is scored by the hand-set formula (``"hand"``) or by
         #: the learned evaluation (``"learned"``, :mod:`.learned_eval`; not for 聖杯大戦争)
         self.learned = None
