@@ -242,25 +242,38 @@ def test_hard_bot_time_budget_and_level_name():
     assert fast.last_search["iterations"] >= 1
 
 
-def test_hard_bot_drafts_like_the_heuristic_bot_unless_told_to_search():
-    """The drafts by the heuristic bot's tuned preferences (no search); search_drafts=True
-    searches them."""
+@pytest.mark.parametrize("players, searched", [(3, False), (4, False), (5, True)])
+def test_hard_bot_drafts_like_the_heuristic_bot_below_five_players_and_searches_from_five(
+        players, searched):
+    """By default the drafts follow the heuristic bot's tuned preferences (no search) at three
+    and four players and are searched from five on; search_drafts=True / False forces
+    either."""
     from fuyuki.sbb.agents.heuristic import HeuristicBot
 
     drafts = 0
-    for seed in range(6):
-        game = new_game(4, seed)
+    for seed in range(4):
+        game = new_game(players, seed)
         for seat, d in game.pending().items():
             if d.kind.startswith("draft") and len(d.options) > 1:
-                bot = HardBot(seed, iterations=60)
-                assert bot.choose(game.view(seat), d) == HeuristicBot(seed).choose(
-                    game.view(seat), d)
-                assert bot.last_search == {}
-                searched = HardBot(seed, iterations=60, search_drafts=True)
-                searched.choose(game.view(seat), d)
-                assert searched.last_search["iterations"] == 60
+                view = game.view(seat)
+                default = HardBot(seed, iterations=60)
+                choice = default.choose(view, d)
+                assert (default.last_search != {}) is searched
+                if not searched:
+                    assert choice == HeuristicBot(seed).choose(view, d)
+                forced = HardBot(seed, iterations=60, search_drafts=True)
+                forced.choose(view, d)
+                assert forced.last_search["iterations"] == 60
+                plain = HardBot(seed, iterations=60, search_drafts=False)
+                assert plain.choose(view, d) == HeuristicBot(seed).choose(view, d)
+                assert plain.last_search == {}
                 drafts += 1
-    assert drafts >= 6
+    assert drafts >= 4
+
+
+def test_hard_bot_refuses_a_search_drafts_that_is_not_true_false_or_none():
+    with pytest.raises(ValueError, match="search_drafts"):
+        HardBot(1, search_drafts="yes")
 
 
 def test_sampler_needs_a_seat_view_and_a_rebuildable_decision():

@@ -10,8 +10,8 @@ deck orders) are drawn among those its view cannot rule out, the drafts included
   played on the same world with the same random numbers to the end of the next round
   (``bid_horizon``) and scored; the best mean wins. ``belief=True`` weighs each world by
   the likelihood of the bids the others were seen to make last round (:mod:`.belief`);
-- **the drafts** like the heuristic bot (its tuned preferences; ``search_drafts=True``
-  searches them as below, to the end of the game);
+- **the drafts** like the heuristic bot (its tuned preferences) at three and four players,
+  searched as below, to the end of the game, from five on (``search_drafts``);
 - **any other searched decision** (the extra gem, 宝石魔術, a swap's target) by
   single-observer ISMCTS: one shared tree of decision points, a node being a batch of
   decisions the engine asks at once, **every seat asked in a batch selecting on its own
@@ -61,6 +61,10 @@ class _Node:
         self.children: dict[tuple, _Node] = {}
 
 
+#: from this many players on, the drafts are searched (``search_drafts=None``)
+SEARCH_DRAFTS_FROM = 5
+
+
 class HardBot:
     name = "hard"
     needs_view = True
@@ -70,7 +74,7 @@ class HardBot:
                  rollout: str = "fast", horizon: int | None = 0,
                  temperature: float = 0.35, model: bool = True,
                  prior_weight: float = 3.0, draft_horizon: int | None = None,
-                 hand_value: float = 0.1, search_drafts: bool = False,
+                 hand_value: float = 0.1, search_drafts: bool | None = None,
                  max_rounds: int = 40, bids: str = "common", bid_noise: float = 0.1,
                  belief: bool = False, clock: str = "wall",
                  evaluation: str = "hand", bid_horizon: int | None = 1) -> None:
@@ -105,9 +109,12 @@ class HardBot:
         self.horizon = horizon
         self.draft_horizon = draft_horizon
         self.hand_value = hand_value
-        #: drafts by ISMCTS (``True``) or by the heuristic bot's preferences (the default
-        #: since they were tuned: +0.037 against three heuristic bots, 1,000 paired games;
-        #: +0.049 against three random ones, 400; docs/hard-bot.md, the sixth pass)
+        #: drafts by ISMCTS (``True``) or by the heuristic bot's preferences (``False``);
+        #: ``None``: searched from ``SEARCH_DRAFTS_FROM`` players on. Against heuristic bots
+        #: the preferences took +0.037 at four players (1,000 paired games) and +0.047 at
+        #: three (600); the search +0.022 at five (2,400); docs/hard-bot.md, the seventh pass
+        if search_drafts is not None and type(search_drafts) is not bool:
+            raise ValueError(f"search_drafts must be True, False or None, not {search_drafts!r}")
         self.search_drafts = search_drafts
         #: a playout "to the end of the game" stops after this many rounds (聖杯大戦争 can
         #: run to the round cap) and is then scored like a cut one
@@ -136,7 +143,7 @@ class HardBot:
         options = decision.options
         if len(options) == 1:
             return options[0]
-        if not self.search_drafts and decision.kind.startswith("draft"):
+        if decision.kind.startswith("draft") and not self.searches_drafts(len(view["seats"])):
             return self.fallback.choose(view, decision)
         self._t0 = self.clock()
         try:
@@ -153,6 +160,12 @@ class HardBot:
                 self.history.bid(choice)
             return choice
         return self.search(sampler, view["seat"], decision)
+
+    def searches_drafts(self, players: int) -> bool:
+        """Whether this bot searches its draft picks at a table of ``players``."""
+        if self.search_drafts is None:
+            return players >= SEARCH_DRAFTS_FROM
+        return self.search_drafts
 
     def _value(self, g) -> list[float]:
         return self._reward(g) if g.over else self._evaluate(g)
