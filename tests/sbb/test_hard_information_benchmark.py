@@ -1,0 +1,58 @@
+"""benchmarks/hard_information.py measures what the others' hands are worth: its oracle
+worlds must really hold the true hands (and nothing else of the real game unless asked)."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+from pathlib import Path
+
+import pytest
+
+from fuyuki.sbb import new_game
+from fuyuki.sbb.agents import make_bot
+
+_PATH = Path(__file__).resolve().parents[2] / "benchmarks" / "hard_information.py"
+
+
+@pytest.fixture(scope="module")
+def info():
+    spec = importlib.util.spec_from_file_location("hard_information", _PATH)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _first_bid(seed: int):
+    game = new_game(4, seed)
+    bots = [make_bot("heuristic", k) for k in range(4)]
+    while True:
+        pend = game.pending()
+        if 0 in pend and pend[0].kind == "bid":
+            return game
+        for seat, d in pend.items():
+            game.submit(seat, bots[seat].choose(game.view(seat), d))
+
+
+@pytest.mark.parametrize("know", ["nothing", "hands", "hands+deck"])
+def test_the_oracle_worlds_hold_the_true_hands_only_when_told(info, know):
+    game = _first_bid(3)
+    info._Oracle.game, info._Oracle.know = game, know
+    world = info._Oracle(game.view(0)).sample(random.Random(1))
+    true, s = game.s, world.s
+    for seat in (1, 2, 3):
+        same = sorted(s.hand[seat]) == sorted(true.hand[seat])
+        assert same if know != "nothing" else True
+        # the others' bid options are those of the hand the world gives them
+        names = world.t.names
+        assert set(world.pending()[seat].options) == {names[c] for c in s.hand[seat]}
+    assert (s.adeck == true.adeck) is (know == "hands+deck")
+    assert sorted(s.adeck) == sorted(true.adeck) or know == "nothing"
+
+
+def test_the_hand_prediction_runs_and_the_true_hand_predicts_best(info, capsys):
+    info.main(["predict", "--games", "2", "--particles", "20"])
+    lines = capsys.readouterr().out.splitlines()
+    got = {line.split()[0]: float(line.split()[-1]) for line in lines[1:]}
+    assert set(got) == {"uniform", "sequential", "true"}
+    assert got["true"] > max(got["uniform"], got["sequential"])
