@@ -36,8 +36,9 @@ from typing import Any
 from fuyuki import sbb
 from fuyuki.sbb.agents import hard, make_bot
 from fuyuki.sbb.agents.belief import FLOOR, TEMPERATURE
-from fuyuki.sbb.agents.heuristic import HeuristicBot
+from fuyuki.sbb.agents.heuristic import COLOURS, HeuristicBot
 from fuyuki.sbb.sampling import Sampler
+from fuyuki.sbb.view import seen_of_view
 from fuyuki.sim.stats import wilson
 
 
@@ -118,6 +119,39 @@ def _probs(table: dict, seat: int, hand: list[str], who: tuple) -> dict[str, flo
     return {c: (1 - FLOOR) * e / z + FLOOR / len(hand) for c, e in ex.items()}
 
 
+def _place_likelihood(table: dict, seat: int, hand: list[str], who: tuple, land: str) -> float:
+    """The chance the heuristic bot, holding ``hand``, puts the extra gem on ``land`` of
+    ``table`` (the lands before it): its score of each land as a softmax (temperature and
+    floor as for a bid)."""
+    hand = sorted(set(hand))
+    view = dict(table)
+    view["seat"] = seat
+    view["me"] = {"hand": hand, "master": who[0], "servant": who[1], "dark": who[2]}
+    seen = seen_of_view(view)
+    bid_table = _POLICY.bid_table(seen)
+    t = _POLICY._t()
+    memo: dict = {}
+    scores = {}
+    for option in seen.lands:
+        gems = [0] * len(COLOURS)
+        for lid, g in zip(seen.lands, seen.land_gems):
+            gems[t.colour[t.ids[lid]]] = g + (lid == option)
+        scores[option] = max(_POLICY._scores(bid_table, gems, hand, memo).values())
+    top = max(scores.values())
+    ex = {k: math.exp((v - top) / TEMPERATURE) for k, v in scores.items()}
+    return (1 - FLOOR) * ex[land] / sum(ex.values()) + FLOOR / len(scores)
+
+
+def _extra_gem(g) -> tuple[int, str] | None:
+    """The round's extra gem (the parent, the land), from the public log."""
+    for kind, _data, _to, _keys, values in reversed(g.s.log):
+        if kind == "extra_gem":
+            return values
+        if kind == "round":
+            return None
+    return None
+
+
 def _mix(parts: list[tuple[list[str], float]], table, seat, who) -> dict[str, float]:
     total = sum(w for _, w in parts) or 1.0
     out: dict[str, float] = {}
@@ -157,8 +191,9 @@ def _carry(parts, bid, table, seat, who, pool, size, rng) -> list[tuple[list[str
 def predict(args) -> None:
     rng = random.Random(args.seed)
     got: dict[str, list[float]] = {"uniform": [], "sequential": [], "true hand": []}
+    parent: dict[str, list[float]] = {"uniform": [], "extra gem": [], "true hand": []}
     for seed in range(args.seed, args.seed + args.games):
-        g = sbb.new_game(4, seed, quiet=True)
+        g = sbb.new_game(4, seed)      # not quiet: the extra gem is read from the log
         bots = [make_bot("heuristic", seed * 10 + k) for k in range(4)]
         parts: dict[int, list] = {}
         last: tuple | None = None      # (table, who) at seat 0's last bid, then its bids
@@ -174,6 +209,12 @@ def predict(args) -> None:
                 who = {i: (names[s.master[i]], names[s.servant[i]], bool(s.dark[i]))
                        for i in range(4)}
                 preds = {}
+                extra = _extra_gem(g)
+                before = None
+                if extra is not None and extra[0] != 0:
+                    before = dict(table)
+                    before["lands"] = [{"id": land["id"], "gems": land["gems"]
+                                        - (land["id"] == extra[1])} for land in table["lands"]]
                 for j in range(1, 4):
                     if last is None or j not in parts:
                         parts[j] = [(rng.sample(pool, sizes[j]), 1.0)
@@ -188,11 +229,18 @@ def predict(args) -> None:
                         preds[j] = {"uniform": _mix(uniform, table, j, who[j]),
                                     "sequential": _mix(parts[j], table, j, who[j]),
                                     "true hand": _mix([(true[0], 1.0)], table, j, who[j])}
+                        if before is not None and j == extra[0]:
+                            weighted = [(h, _place_likelihood(before, j, h, who[j], extra[1]))
+                                        for h, _ in uniform]
+                            preds[j]["extra gem"] = _mix(weighted, table, j, who[j])
             answers = {seat: bots[seat].choose(g.view(seat), d) for seat, d in pend.items()}
             if ours:
                 for j, p in preds.items():
                     for k in got:
                         got[k].append(p[k].get(answers[j], 0.0))
+                    if "extra gem" in p:
+                        for k in parent:
+                            parent[k].append(p[k].get(answers[j], 0.0))
                 last = (table, who, {j: answers[j] for j in range(1, 4) if j in answers})
             for seat, c in answers.items():
                 g.submit(seat, c)
@@ -200,6 +248,10 @@ def predict(args) -> None:
           f"({len(got['uniform'])} bids, {args.games} games from seed {args.seed}, "
           f"{args.particles} particles):")
     for k, v in got.items():
+        print(f"  {k:<11} {statistics.mean(v):.4f}")
+    print(f"the same for the round's parent, who placed the extra gem ({len(parent['uniform'])} "
+          f"bids; uniform hands weighted by the chance of that placement):")
+    for k, v in parent.items():
         print(f"  {k:<11} {statistics.mean(v):.4f}")
 
 

@@ -6,9 +6,11 @@ from __future__ import annotations
 import random
 import statistics
 
+import pytest
+
 from fuyuki.sbb import new_game
 from fuyuki.sbb.agents import make_bot
-from fuyuki.sbb.agents.belief import BidHistory, bid_likelihood
+from fuyuki.sbb.agents.belief import BidHistory, bid_likelihood, place_likelihood
 from fuyuki.sbb.agents.heuristic import HeuristicBot
 from fuyuki.sbb.sampling import Sampler
 
@@ -101,3 +103,81 @@ def test_the_belief_concentrates_on_the_truth():
     assert len(ratios) >= 80
     assert statistics.median(ratios) > 1.2
     assert statistics.mean(w - u for w, u in zip(weighted, uniform)) > 0.005
+
+
+def test_the_view_shows_the_land_of_this_rounds_extra_gem_once_placed():
+    """Every seat sees where the parent put the extra gem, from the placement to the round's
+    end; before it (and at the next round's start) the view shows None."""
+    game = new_game(4, 5)
+    bots = [make_bot("heuristic", 50 + i) for i in range(4)]
+    placed = 0
+    while not game.over and game.s.round <= 4:
+        pend = game.pending()
+        if any(d.kind == "place_gem" for d in pend.values()):
+            assert all(game.view(s)["extra_gem"] is None for s in [None, 0, 1, 2, 3])
+        choices = {s: bots[s].choose(game.view(s), d) for s, d in pend.items()}
+        for s, c in choices.items():
+            game.submit(s, c)
+        if any(d.kind == "place_gem" for d in pend.values()):
+            land = next(c for s, c in choices.items() if pend[s].kind == "place_gem")
+            assert all(game.view(s)["extra_gem"] == land for s in [None, 0, 1, 2, 3])
+            placed += 1
+    assert placed >= 3
+
+
+def test_the_extra_gem_is_likelier_from_the_parents_true_hand_than_from_a_sampled_one():
+    """At the bids of heuristic games, the hand the parent really held explains where it put
+    the extra gem better than the hands the sampler gives it (the median ratio of its
+    likelihood to the sampled hands' mean is well above 1)."""
+    policy = HeuristicBot(0)
+    ratios = []
+    for seed in range(6):
+        game = new_game(4, seed)
+        bots = [make_bot("heuristic", seed * 10 + i) for i in range(4)]
+        while not game.over:
+            pend = game.pending()
+            parent = game.s.parent
+            me = (parent + 1) % 4
+            view = game.view(me)
+            if me in pend and pend[me].kind == "bid" and view["extra_gem"] and \
+                    game.s.hand[parent]:
+                land = view["extra_gem"]
+                sampler = Sampler(view, game.rules)
+                rng = random.Random(seed)
+                sampled = [place_likelihood(policy, view, parent,
+                                            sampler.sample(rng).view(parent)["me"], land)
+                           for _ in range(40)]
+                true = place_likelihood(policy, view, parent, game.view(parent)["me"], land)
+                ratios.append(true / statistics.mean(sampled))
+            for s, d in pend.items():
+                game.submit(s, bots[s].choose(game.view(s), d))
+    assert len(ratios) >= 15
+    assert statistics.median(ratios) > 1.5
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_the_hard_bot_weighs_its_worlds_by_the_extra_gem_at_three_players(players):
+    """By default (gem_belief=None) the worlds of a bid where another seat placed the extra
+    gem are weighed at three players (fewer effective worlds than worlds), not at four;
+    gem_belief=1 / 0 forces either; a bad setting is refused."""
+    from fuyuki.sbb.agents.hard import HardBot
+
+    game = new_game(players, 7)
+    bots = [make_bot("heuristic", 70 + i) for i in range(players)]
+    checked = 0
+    while not game.over and checked < 3:
+        pend = game.pending()
+        seat = (game.s.parent + 1) % players
+        if seat in pend and pend[seat].kind == "bid" and len(pend[seat].options) > 1 \
+                and game.view(seat)["extra_gem"]:
+            for k, weighed in ((None, players == 3), (1, True), (0, False)):
+                bot = HardBot(3, iterations=60, gem_belief=k)
+                bot.choose(game.view(seat), pend[seat])
+                s = bot.last_search
+                assert (s["effective_worlds"] < s["worlds"] - 1e-9) is weighed
+            checked += 1
+        for s, d in pend.items():
+            game.submit(s, bots[s].choose(game.view(s), d))
+    assert checked == 3
+    with pytest.raises(ValueError, match="gem_belief"):
+        HardBot(1, gem_belief=-1)

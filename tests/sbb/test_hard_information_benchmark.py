@@ -51,8 +51,11 @@ def test_the_oracle_worlds_hold_the_true_hands_only_when_told(info, know):
 
 
 def test_the_hand_prediction_runs_and_the_true_hand_predicts_best(info, capsys):
-    info.main(["predict", "--games", "2", "--particles", "20"])
+    info.main(["predict", "--games", "3", "--particles", "20"])
     lines = capsys.readouterr().out.splitlines()
-    got = {line.split()[0]: float(line.split()[-1]) for line in lines[1:]}
+    got = {line.split()[0]: float(line.split()[-1]) for line in lines[1:4]}
     assert set(got) == {"uniform", "sequential", "true"}
     assert got["true"] > max(got["uniform"], got["sequential"])
+    parent = {line.split()[0]: float(line.split()[-1]) for line in lines[5:8]}
+    assert set(parent) == {"uniform", "extra", "true"}
+    assert parent["true"] > max(parent["uniform"], parent["extra"])

@@ -30,6 +30,7 @@ def step_round_start(g: Game) -> None:
         return
     s.round += 1
     s.phase = "gems"
+    s.extra_land = NO_CARD
     s.bids = [NO_CARD] * s.n
     s.lost_master = [False] * s.n
     s.lost_servant = [False] * s.n
@@ -51,7 +52,8 @@ def step_round_start(g: Game) -> None:
 def step_place_extra(g: Game, answers: Answers) -> None:
     s = g.s
     land = answers[s.parent]
-    s.gems_on[s.lands.index(g.t.ids[land])] += 1
+    s.extra_land = g.t.ids[land]
+    s.gems_on[s.lands.index(s.extra_land)] += 1
     s.pool -= 0 if g.rules.unlimited_gems else 1
     g.log("extra_gem", EXTRA_GEM, (s.parent, land))
     g.then(("bids_open",))

@@ -218,6 +218,7 @@ class Sampler:
         self.iluck_cards = tuple(t.ids_of(self.luck_cards))
         mine, discards = view["me"], view["discards"]
         self.ilands = [ids[land["id"]] for land in view["lands"]]
+        self.iextra = ids[view["extra_gem"]] if view.get("extra_gem") else NO_CARD
         self.idiscards = {what: t.ids_of(discards[what]) for what in ("action", "master", "servant")}
         self.ihand = t.ids_of(mine["hand"])
         self.iseen = t.ids_of(mine["seen"])
@@ -325,6 +326,7 @@ class Sampler:
         s = State(n, random.Random(rng.getrandbits(64)))
         s.parent, s.round, s.pool, s.phase = v["parent"], v["round"], v["pool"], v["phase"]
         s.lands = list(self.ilands)
+        s.extra_land = self.iextra
         s.gems_on = [land["gems"] for land in v["lands"]]
         seats = v["seats"]
         s.gems = [p["gems"] for p in seats]

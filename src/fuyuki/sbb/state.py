@@ -19,7 +19,8 @@ Op = tuple[Any, ...]
 _LISTS = ("gems_on", "gems", "coins", "master", "servant", "m_up", "s_up", "dark",
           "mdeck", "mdisc", "sdeck", "sdisc", "adeck", "adisc", "bids", "stack", "log",
           "_events", "lost_master", "lost_servant", "lands")
-_SCALARS = ("n", "parent", "round", "pool", "grail", "over", "result", "phase", "luck_cards")
+_SCALARS = ("n", "parent", "round", "pool", "grail", "over", "result", "phase", "luck_cards",
+            "extra_land")
 _OTHERS = ("hand", "seen", "_rng", "_rng_shared", "asking", "answers", "cont", "orders")
 #: every attribute of a State (the compiled class has no ``__slots__`` to read)
 SLOTS: Final = _LISTS + _SCALARS + _OTHERS
@@ -75,6 +76,8 @@ class State:
         self.result: dict[str, Any] | None = None
         self.phase = "setup"
         self.luck_cards: tuple[int, ...] = ()
+        #: the land the parent put this round's extra gem on (NO_CARD until it is placed)
+        self.extra_land = 0
 
     def clone(self) -> "State":
         # attribute by attribute (a getattr/setattr loop over the names is a generic look-up
@@ -82,7 +85,7 @@ class State:
         c = State.__new__(State)
         c.n, c.parent, c.round, c.pool = self.n, self.parent, self.round, self.pool
         c.grail, c.over, c.result, c.phase = self.grail, self.over, self.result, self.phase
-        c.luck_cards = self.luck_cards
+        c.luck_cards, c.extra_land = self.luck_cards, self.extra_land
         c.gems_on, c.gems, c.coins = self.gems_on.copy(), self.gems.copy(), self.coins.copy()
         c.master, c.servant = self.master.copy(), self.servant.copy()
         c.m_up, c.s_up, c.dark = self.m_up.copy(), self.s_up.copy(), self.dark.copy()

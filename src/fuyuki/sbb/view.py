@@ -2,9 +2,9 @@
 
 Public: lands and their gems, every player's gems (and coins), face-up masters and servants
 (and whether 桜 is dark), hand sizes, deck and discard sizes and the discards' cards, every
-revealed bid, who has locked a bid, the parent. Private to a seat: its hand, its own
-face-down master and servant, the cards that passed through its hands in the drafts, its own
-bid before the reveal, its open decision.
+revealed bid, who has locked a bid, the parent, the land of this round's extra gem. Private
+to a seat: its hand, its own face-down master and servant, the cards that passed through its
+hands in the drafts, its own bid before the reveal, its open decision.
 
 :class:`Seen` is a compact door for bots that read a view at every decision (the heuristic
 bot): part of ``view(seat)`` in typed fields, built by :func:`build_seen` straight from the
@@ -59,6 +59,7 @@ def build_view(g: "Game", seat: int | None) -> dict[str, Any]:
         "phase": s.phase,
         "pool": s.pool,
         "lands": [{"id": names[land], "gems": s.gems_on[i]} for i, land in enumerate(s.lands)],
+        "extra_gem": names[s.extra_land] or None,   # this round's, once the parent placed it
         "seats": players,
         "decks": {"action": len(s.adeck), "master": len(s.mdeck), "servant": len(s.sdeck)},
         "discards": {"action": [names[c] for c in s.adisc], "master": [names[c] for c in s.mdisc],

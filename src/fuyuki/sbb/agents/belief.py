@@ -23,6 +23,7 @@ import math
 from typing import Any
 
 from fuyuki.sbb.agents.heuristic import HeuristicBot
+from fuyuki.sbb.view import seen_of_view
 
 TEMPERATURE = 0.2   # in the heuristic's score units (about gems)
 FLOOR = 0.05        # the share of a bid explained as "any card of the hand"
@@ -74,3 +75,25 @@ def bid_likelihood(policy: HeuristicBot, table: dict[str, Any], seat: int,
     top = max(scores.values())
     ex = {c: math.exp((v - top) / TEMPERATURE) for c, v in scores.items()}
     return (1 - FLOOR) * ex[card] / sum(ex.values()) + FLOOR / len(hand)
+
+
+def place_likelihood(policy: HeuristicBot, view: dict[str, Any], seat: int,
+                     seen: dict[str, Any], land: str) -> float:
+    """How likely the parent ``seat`` was to put the round's extra gem on ``land``, its hand,
+    master and servant those of ``seen`` (a world's view of that seat), on the table of
+    ``view`` as it was before the extra gem (``view["extra_gem"]`` taken off its land): a
+    softmax of the heuristic bot's value of each land (:meth:`HeuristicBot.place_scores`),
+    with the same temperature and floor as a bid."""
+    before = dict(view)
+    before["seat"] = seat
+    before["lands"] = [{"id": x["id"], "gems": x["gems"] - (x["id"] == land)}
+                       for x in view["lands"]]
+    before["me"] = {"hand": sorted(seen["hand"]), "master": seen["master"],
+                    "servant": seen["servant"], "dark": seen["dark"]}
+    options = [x["id"] for x in view["lands"]]
+    if not seen["hand"]:
+        return 1.0 / len(options)
+    scores = policy.place_scores(seen_of_view(before), options)
+    top = max(scores.values())
+    ex = {k: math.exp((v - top) / TEMPERATURE) for k, v in scores.items()}
+    return (1 - FLOOR) * ex[land] / sum(ex.values()) + FLOOR / len(options)

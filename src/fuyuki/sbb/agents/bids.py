@@ -29,7 +29,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from fuyuki.sbb.agents.belief import BidHistory, bid_likelihood
+from fuyuki.sbb.agents.belief import BidHistory, bid_likelihood, place_likelihood
 from fuyuki.sbb.agents.heuristic import HeuristicBot
 from fuyuki.sbb.sampling import Sampler
 
@@ -41,15 +41,19 @@ class BidSearch:
     share of the other seats' bids drawn uniformly instead of by the opponent policy."""
 
     def __init__(self, opponent: HeuristicBot, respond: Callable, evaluate: Callable,
-                 noise: float = 0.1, horizon: int = 0) -> None:
+                 noise: float = 0.1, horizon: int = 0, gem_belief: int = 0) -> None:
         self.opponent = opponent
         self.respond = respond
         self.evaluate = evaluate
         self.noise = noise
         self.horizon = horizon
+        #: what the parent's extra gem tells of its hand: 0 nothing; 1 each world weighed
+        #: by the chance of that placement; k > 1 each world drawn among k by that chance
+        self.gem_belief = gem_belief
 
     def run(self, sampler: Sampler, me: int, options: tuple, rng: random.Random,
-            more: Callable[[int], bool], history: BidHistory | None = None
+            more: Callable[[int], bool], history: BidHistory | None = None,
+            view: dict[str, Any] | None = None
             ) -> tuple[Any, dict[Any, float], int, float]:
         """Worlds while ``more(playouts so far)``; returns the chosen option, the weighted
         mean value of each option, the number of worlds and their effective number
@@ -58,9 +62,18 @@ class BidSearch:
         worlds = 0
         done = 0
         wsum = wsq = 0.0
+        parent = view["parent"] if view is not None else me
+        gem = self.gem_belief if view and view.get("extra_gem") and parent != me else 0
         while more(done) or worlds == 0:
-            world = sampler.sample(rng)
+            if gem > 1:
+                worlds_k = [sampler.sample(rng) for _ in range(gem)]
+                ws = [self._placed(x, view, parent) for x in worlds_k]
+                world = worlds_k[_pick(rng, ws)]
+            else:
+                world = sampler.sample(rng)
             answers, w = self._answers(world, me, rng, history)
+            if gem == 1:
+                w *= self._placed(world, view, parent)
             playout_seed = rng.getrandbits(32)
             # the last round played: the bid's own (the bids, once submitted, may already
             # have run the engine into the next round and its first decisions)
@@ -103,6 +116,11 @@ class BidSearch:
                 answers[seat] = self.opponent.choose(view, d)
         return answers, weight
 
+    def _placed(self, world, view: dict[str, Any], parent: int) -> float:
+        """The chance the parent of ``world`` put the extra gem where ``view`` shows it."""
+        return place_likelihood(self.opponent, view, parent, world.view(parent)["me"],
+                                view["extra_gem"])
+
     def _finish(self, g, me: int, rng: random.Random, stop: int) -> float:
         """Play ``g`` to the end of round ``stop``; ``me``'s value."""
         while not g.over and g.s.round <= stop:
@@ -111,3 +129,13 @@ class BidSearch:
             for seat, choice in answers:
                 g.submit(seat, choice)
         return self.evaluate(g)[me]
+
+
+def _pick(rng: random.Random, weights: list[float]) -> int:
+    """An index drawn with chance proportional to ``weights``."""
+    x = rng.random() * sum(weights)
+    for i, w in enumerate(weights):
+        x -= w
+        if x < 0:
+            return i
+    return len(weights) - 1

@@ -63,6 +63,10 @@ class _Node:
 
 #: from this many players on, the drafts are searched (``search_drafts=None``)
 SEARCH_DRAFTS_FROM = 5
+#: up to this many players, the parent's extra gem weighs the worlds of a bid
+#: (``gem_belief=None``): +0.042 over 1,200 paired games at three players, nothing shown at
+#: four (+0.009, −0.007) or five (−0.011); docs/hard-bot.md, the seventh pass
+GEM_BELIEF_UP_TO = 3
 
 
 class HardBot:
@@ -77,11 +81,15 @@ class HardBot:
                  hand_value: float = 0.1, search_drafts: bool | None = None,
                  max_rounds: int = 40, bids: str = "common", bid_noise: float = 0.1,
                  belief: bool = False, clock: str = "wall",
-                 evaluation: str = "hand", bid_horizon: int | None = 1) -> None:
+                 evaluation: str = "hand", bid_horizon: int | None = 1,
+                 gem_belief: int | None = None) -> None:
         if rollout not in ("fast", "random"):
             raise ValueError(f"rollout must be 'fast' or 'random', not {rollout!r}")
         if bids not in ("common", "tree"):
             raise ValueError(f"bids must be 'common' or 'tree', not {bids!r}")
+        if gem_belief is not None and (type(gem_belief) is not int or gem_belief < 0):
+            raise ValueError(f"gem_belief must be a whole number >= 0 or None, "
+                             f"not {gem_belief!r}")
         if clock not in ("wall", "cpu"):
             raise ValueError(f"clock must be 'wall' or 'cpu', not {clock!r}")
         if evaluation not in ("hand", "learned"):
@@ -128,7 +136,10 @@ class HardBot:
         #: 0.048 less, played to the game's end 0.014 more — not shown (docs/hard-bot.md)
         self.bid_search = BidSearch(HeuristicBot(seed, cards=rules.cards if rules else None),
                                     self._fast, self._value, noise=bid_noise,
-                                    horizon=max_rounds if bid_horizon is None else bid_horizon)
+                                    horizon=max_rounds if bid_horizon is None else bid_horizon,
+                                    gem_belief=gem_belief or 0)
+        #: ``gem_belief=None``: 1 up to ``GEM_BELIEF_UP_TO`` players, else 0 (see choose)
+        self.gem_belief = gem_belief
         #: ``belief=True``: the others' last bids as this bot's own views showed them weigh
         #: the sampled worlds (:mod:`.belief`); off by default, as it measured no gain at
         #: 300 iterations (fewer effective worlds); otherwise every world counts the same
@@ -155,7 +166,9 @@ class HardBot:
         if decision.kind == "bid" and self.bids == "common":
             if self.history is not None:
                 self.history.observe(view)
-            choice = self.search_bid(sampler, view["seat"], decision)
+            if self.gem_belief is None:
+                self.bid_search.gem_belief = int(len(view["seats"]) <= GEM_BELIEF_UP_TO)
+            choice = self.search_bid(sampler, view["seat"], decision, view)
             if self.history is not None:
                 self.history.bid(choice)
             return choice
@@ -170,7 +183,8 @@ class HardBot:
     def _value(self, g) -> list[float]:
         return self._reward(g) if g.over else self._evaluate(g)
 
-    def search_bid(self, sampler: Sampler, me: int, decision: Decision) -> Any:
+    def search_bid(self, sampler: Sampler, me: int, decision: Decision,
+                   view: dict[str, Any] | None = None) -> Any:
         """A sealed bid: every option scored on the same worlds (:mod:`.bids`)."""
         start = self._t0 or self.clock()
         self._t0 = None
@@ -186,7 +200,7 @@ class HardBot:
             return now + per * len(decision.options) < deadline
 
         choice, means, worlds, effective = self.bid_search.run(
-            sampler, me, decision.options, self.rng, more, self.history)
+            sampler, me, decision.options, self.rng, more, self.history, view)
         self.last_search = {"iterations": worlds * len(decision.options), "worlds": worlds,
                             "effective_worlds": effective, "values": means,
                             "seconds": clock() - start}

@@ -177,23 +177,31 @@ class HeuristicBot:
     def _place_gem(self, seen: Seen, d: Decision) -> Any:
         """The extra gem goes where my best bid would then be worth the most (the rivals
         are drawn toward the gems: a gem may also lure them away from my best land)."""
-        hand = seen.hand
-        if not hand:
+        if not seen.hand:
             return d.options[0]
-        table = self.bid_table(seen)
+        values = self.place_scores(seen, d.options)
         best, best_score = d.options[0], -math.inf
-        t = self._t()
-        # a card's score depends on the gems of its land and in all: the same on most lands
-        memo: dict[tuple[str, int, int], float] = {}
         for land_id in d.options:
-            gems = [0] * len(COLOURS)
-            for land, g in zip(seen.lands, seen.land_gems):
-                gems[t.colour[t.ids[land]]] = g + (land == land_id)
-            scores = self._scores(table, gems, hand, memo)
-            score = max(scores.values()) + self.rng.random() * 0.01
+            score = values[land_id] + self.rng.random() * 0.01
             if score > best_score:
                 best, best_score = land_id, score
         return best
+
+    def place_scores(self, seen: Seen, options: Any) -> dict[str, float]:
+        """What the extra gem on each land of ``options`` is worth to this seat: its best
+        bid's score with the gem there (the hand must not be empty); :mod:`.belief` reads
+        them as the parent's likelihoods."""
+        table = self.bid_table(seen)
+        t = self._t()
+        # a card's score depends on the gems of its land and in all: the same on most lands
+        memo: dict[tuple[str, int, int], float] = {}
+        values: dict[str, float] = {}
+        for land_id in options:
+            gems = [0] * len(COLOURS)
+            for land, g in zip(seen.lands, seen.land_gems):
+                gems[t.colour[t.ids[land]]] = g + (land == land_id)
+            values[land_id] = max(self._scores(table, gems, seen.hand, memo).values())
+        return values
 
     # ------------------------------------------------------------ the bid
     def _power_of(self, servant: str, master: str, dark: bool, unknown: int = 0) -> int:
