@@ -10,6 +10,8 @@ deck orders) are drawn among those its view cannot rule out, the drafts included
   played on the same world with the same random numbers to the end of the next round
   (``bid_horizon``) and scored; the best mean wins. ``belief=True`` weighs each world by
   the likelihood of the bids the others were seen to make last round (:mod:`.belief`);
+  at three players each world by how well its parent's hand explains where the parent put
+  the round's extra gem (``gem_belief``);
 - **the drafts** like the heuristic bot (its tuned preferences) at three and four players,
   searched as below, to the end of the game, from five on (``search_drafts``);
 - **any other searched decision** (the extra gem, 宝石魔術, a swap's target) by
@@ -64,7 +66,7 @@ class _Node:
 #: from this many players on, the drafts are searched (``search_drafts=None``)
 SEARCH_DRAFTS_FROM = 5
 #: up to this many players, the parent's extra gem weighs the worlds of a bid
-#: (``gem_belief=None``): +0.042 over 1,200 paired games at three players, nothing shown at
+#: (``gem_belief=None``): +0.041 over 1,200 paired games at three players, nothing shown at
 #: four (+0.009, −0.007) or five (−0.011); docs/hard-bot.md, the seventh pass
 GEM_BELIEF_UP_TO = 3
 
