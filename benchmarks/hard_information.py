@@ -35,10 +35,9 @@ from typing import Any
 
 from fuyuki import sbb
 from fuyuki.sbb.agents import hard, make_bot
-from fuyuki.sbb.agents.belief import FLOOR, TEMPERATURE
-from fuyuki.sbb.agents.heuristic import COLOURS, HeuristicBot
+from fuyuki.sbb.agents.belief import place_likelihood, shares
+from fuyuki.sbb.agents.heuristic import HeuristicBot
 from fuyuki.sbb.sampling import Sampler
-from fuyuki.sbb.view import seen_of_view
 from fuyuki.sim.stats import wilson
 
 
@@ -112,34 +111,11 @@ def _probs(table: dict, seat: int, hand: list[str], who: tuple) -> dict[str, flo
     view = dict(table)
     view["seat"] = seat
     view["me"] = {"hand": hand, "master": who[0], "servant": who[1], "dark": who[2]}
-    scores = _POLICY.bid_scores(view, hand)
-    top = max(scores.values())
-    ex = {c: math.exp((v - top) / TEMPERATURE) for c, v in scores.items()}
-    z = sum(ex.values())
-    return {c: (1 - FLOOR) * e / z + FLOOR / len(hand) for c, e in ex.items()}
+    return shares(_POLICY.bid_scores(view, hand))
 
 
-def _place_likelihood(table: dict, seat: int, hand: list[str], who: tuple, land: str) -> float:
-    """The chance the heuristic bot, holding ``hand``, puts the extra gem on ``land`` of
-    ``table`` (the lands before it): its score of each land as a softmax (temperature and
-    floor as for a bid)."""
-    hand = sorted(set(hand))
-    view = dict(table)
-    view["seat"] = seat
-    view["me"] = {"hand": hand, "master": who[0], "servant": who[1], "dark": who[2]}
-    seen = seen_of_view(view)
-    bid_table = _POLICY.bid_table(seen)
-    t = _POLICY._t()
-    memo: dict = {}
-    scores = {}
-    for option in seen.lands:
-        gems = [0] * len(COLOURS)
-        for lid, g in zip(seen.lands, seen.land_gems):
-            gems[t.colour[t.ids[lid]]] = g + (lid == option)
-        scores[option] = max(_POLICY._scores(bid_table, gems, hand, memo).values())
-    top = max(scores.values())
-    ex = {k: math.exp((v - top) / TEMPERATURE) for k, v in scores.items()}
-    return (1 - FLOOR) * ex[land] / sum(ex.values()) + FLOOR / len(scores)
+def _seen(hand: list[str], who: tuple) -> dict[str, Any]:
+    return {"hand": hand, "master": who[0], "servant": who[1], "dark": who[2]}
 
 
 def _extra_gem(g) -> tuple[int, str] | None:
@@ -210,11 +186,6 @@ def predict(args) -> None:
                        for i in range(4)}
                 preds = {}
                 extra = _extra_gem(g)
-                before = None
-                if extra is not None and extra[0] != 0:
-                    before = dict(table)
-                    before["lands"] = [{"id": land["id"], "gems": land["gems"]
-                                        - (land["id"] == extra[1])} for land in table["lands"]]
                 for j in range(1, 4):
                     if last is None or j not in parts:
                         parts[j] = [(rng.sample(pool, sizes[j]), 1.0)
@@ -229,8 +200,9 @@ def predict(args) -> None:
                         preds[j] = {"uniform": _mix(uniform, table, j, who[j]),
                                     "sequential": _mix(parts[j], table, j, who[j]),
                                     "true hand": _mix([(true[0], 1.0)], table, j, who[j])}
-                        if before is not None and j == extra[0]:
-                            weighted = [(h, _place_likelihood(before, j, h, who[j], extra[1]))
+                        if extra is not None and j == extra[0]:
+                            weighted = [(h, place_likelihood(_POLICY, table, j,
+                                                             _seen(h, who[j]), extra[1]))
                                         for h, _ in uniform]
                             preds[j]["extra gem"] = _mix(weighted, table, j, who[j])
             answers = {seat: bots[seat].choose(g.view(seat), d) for seat, d in pend.items()}

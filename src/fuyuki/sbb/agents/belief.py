@@ -61,6 +61,15 @@ class BidHistory:
         self._my_bid = card
 
 
+def shares(scores: dict[str, float]) -> dict[str, float]:
+    """The chance of each option from the opponent policy's scores of them: a softmax
+    (temperature ``TEMPERATURE``) mixed with a uniform floor (``FLOOR``)."""
+    top = max(scores.values())
+    ex = {k: math.exp((v - top) / TEMPERATURE) for k, v in scores.items()}
+    total = sum(ex.values())
+    return {k: (1 - FLOOR) * e / total + FLOOR / len(ex) for k, e in ex.items()}
+
+
 def bid_likelihood(policy: HeuristicBot, table: dict[str, Any], seat: int,
                    seen: dict[str, Any], card: str) -> float:
     """How likely ``seat`` was to bid ``card`` on ``table`` (a view of that bid), its hand
@@ -71,10 +80,7 @@ def bid_likelihood(policy: HeuristicBot, table: dict[str, Any], seat: int,
     view["seat"] = seat
     view["me"] = {"hand": hand, "master": seen["master"], "servant": seen["servant"],
                   "dark": seen["dark"]}
-    scores = policy.bid_scores(view, hand)
-    top = max(scores.values())
-    ex = {c: math.exp((v - top) / TEMPERATURE) for c, v in scores.items()}
-    return (1 - FLOOR) * ex[card] / sum(ex.values()) + FLOOR / len(hand)
+    return shares(policy.bid_scores(view, hand))[card]
 
 
 def place_likelihood(policy: HeuristicBot, view: dict[str, Any], seat: int,
@@ -93,7 +99,4 @@ def place_likelihood(policy: HeuristicBot, view: dict[str, Any], seat: int,
     options = [x["id"] for x in view["lands"]]
     if not seen["hand"]:
         return 1.0 / len(options)
-    scores = policy.place_scores(seen_of_view(before), options)
-    top = max(scores.values())
-    ex = {k: math.exp((v - top) / TEMPERATURE) for k, v in scores.items()}
-    return (1 - FLOOR) * ex[land] / sum(ex.values()) + FLOOR / len(options)
+    return shares(policy.place_scores(seen_of_view(before), options))[land]

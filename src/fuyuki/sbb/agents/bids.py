@@ -68,7 +68,7 @@ class BidSearch:
             if gem > 1:
                 worlds_k = [sampler.sample(rng) for _ in range(gem)]
                 ws = [self._placed(x, view, parent) for x in worlds_k]
-                world = worlds_k[_pick(rng, ws)]
+                world = rng.choices(worlds_k, weights=ws)[0]
             else:
                 world = sampler.sample(rng)
             answers, w = self._answers(world, me, rng, history)
@@ -130,12 +130,3 @@ class BidSearch:
                 g.submit(seat, choice)
         return self.evaluate(g)[me]
 
-
-def _pick(rng: random.Random, weights: list[float]) -> int:
-    """An index drawn with chance proportional to ``weights``."""
-    x = rng.random() * sum(weights)
-    for i, w in enumerate(weights):
-        x -= w
-        if x < 0:
-            return i
-    return len(weights) - 1
