@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import random
 import statistics
 import sys
@@ -227,23 +228,36 @@ def predict(args) -> None:
         print(f"  {k:<11} {statistics.mean(v):.4f}")
 
 
+def _count(text: str) -> int:
+    """A command-line count: a whole number of at least 1."""
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number of at least 1, not {text!r}")
+    return n
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="what", required=True)
     o = sub.add_parser("oracle", help="the hard bot knowing the others' hands (paired)")
     o.add_argument("--know", choices=("nothing", "hands", "hands+deck"), default="hands")
-    o.add_argument("--players", type=int, default=4)
-    o.add_argument("--games", type=int, default=200)
+    o.add_argument("--players", type=int, choices=(3, 4, 5), default=4)
+    o.add_argument("--games", type=_count, default=200)
     o.add_argument("--seed", type=int, default=92000)
-    o.add_argument("--iterations", type=int, default=300)
+    o.add_argument("--iterations", type=_count, default=300)
     o.add_argument("--base", help="a bot_paired.py result of hard on the same games")
     o.add_argument("--progress", type=int, default=50)
     o.add_argument("--out")
     p = sub.add_parser("predict", help="how well beliefs predict the others' next bids")
-    p.add_argument("--games", type=int, default=60)
+    p.add_argument("--games", type=_count, default=60)
     p.add_argument("--seed", type=int, default=2000)
-    p.add_argument("--particles", type=int, default=200)
+    p.add_argument("--particles", type=_count, default=200)
     args = ap.parse_args(argv)
+    if getattr(args, "base", None) and not os.path.isfile(args.base):
+        ap.error(f"--base: no such file {args.base!r}")
     (oracle if args.what == "oracle" else predict)(args)
 
 

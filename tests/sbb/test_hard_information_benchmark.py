@@ -59,3 +59,13 @@ def test_the_hand_prediction_runs_and_the_true_hand_predicts_best(info, capsys):
     parent = {line.split()[0]: float(line.split()[-1]) for line in lines[5:8]}
     assert set(parent) == {"uniform", "extra", "true"}
     assert parent["true"] > max(parent["uniform"], parent["extra"])
+
+
+@pytest.mark.parametrize("argv", [["predict", "--games", "-1"], ["predict", "--particles", "x"],
+                                  ["oracle", "--players", "9"], ["oracle", "--games", "0"],
+                                  ["oracle", "--base", "no-such-file.json"]])
+def test_a_bad_argument_is_a_one_line_error_with_exit_2(info, argv, capsys):
+    with pytest.raises(SystemExit) as e:
+        info.main(argv)
+    assert e.value.code == 2
+    assert "error:" in capsys.readouterr().err.splitlines()[-1]
