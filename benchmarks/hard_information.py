@@ -11,7 +11,8 @@ better belief could buy.
   i mod n, seat k's bot seeded ``seed * 10 + k``), so the per-game results pair with a
   stored ``bot_paired.py`` arm of ``hard`` (``--base FILE`` prints the paired difference).
   ``--know hands``: every world it samples gives the others their true hands (the deck is
-  still shuffled); ``hands+deck``: the deck order too; ``nothing``: the plain bot (it must
+  still shuffled); ``hands+deck``: the deck order too; ``roles``: their true masters and
+  servants only (hands drawn as usual); ``nothing``: the plain bot (it must
   replay the stored arm game for game — the check that the pairing holds).
 - ``predict``: four heuristic bots; at each of seat 0's bids, the chance each belief gives
   the card another seat then really bids (the heuristic bot's bid scores as a softmax,
@@ -20,7 +21,8 @@ better belief could buy.
   particle a seat's hand, carried from round to round: the card it was seen to bid put in
   and weighed by its likelihood, the rest kept, new draws and cards seen elsewhere
   replaced, resampled when the weights thin), and the *true* hand (the ceiling). The
-  master and servant are the true ones in all three (knowing them is worth +0.02).
+  master and servant are the true ones in all three (knowing them is worth +0.01 to the
+  hard bot: ``oracle --know roles``).
 """
 
 from __future__ import annotations
@@ -50,7 +52,13 @@ class _Oracle(Sampler):
     know = "nothing"
 
     def _stack_and_ask(self, g) -> None:
-        if self.know != "nothing":
+        if self.know == "roles":
+            t, s, me = self.game.s, g.s, self.me
+            for i in range(s.n):
+                if i != me:
+                    _give(s, t, i, "master", s.mdeck)
+                    _give(s, t, i, "servant", s.sdeck)
+        elif self.know != "nothing":
             t, s, me = self.game.s, g.s, self.me
             others = [i for i in range(s.n) if i != me]
             pool = [c for i in others for c in s.hand[i]] + s.adeck
@@ -64,6 +72,21 @@ class _Oracle(Sampler):
                 s.rng.shuffle(pool)
                 s.adeck = pool
         super()._stack_and_ask(g)
+
+
+def _give(s, t, i: int, role: str, deck: list) -> None:
+    """Seat ``i``'s true master (servant) in the world ``s``: swapped with the seat or the
+    deck place that holds it in the world."""
+    mine, want = getattr(s, role), getattr(t, role)[i]
+    if mine[i] == want:
+        return
+    for j in range(s.n):
+        if mine[j] == want:
+            mine[j], mine[i] = mine[i], want
+            return
+    if want in deck:
+        deck[deck.index(want)] = mine[i]
+        mine[i] = want
 
 
 def oracle(args) -> None:
@@ -243,7 +266,7 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="what", required=True)
     o = sub.add_parser("oracle", help="the hard bot knowing the others' hands (paired)")
-    o.add_argument("--know", choices=("nothing", "hands", "hands+deck"), default="hands")
+    o.add_argument("--know", choices=("nothing", "roles", "hands", "hands+deck"), default="hands")
     o.add_argument("--players", type=int, choices=(3, 4, 5), default=4)
     o.add_argument("--games", type=_count, default=200)
     o.add_argument("--seed", type=int, default=92000)

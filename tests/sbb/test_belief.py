@@ -10,7 +10,8 @@ import pytest
 
 from fuyuki.sbb import new_game
 from fuyuki.sbb.agents import make_bot
-from fuyuki.sbb.agents.belief import BidHistory, bid_likelihood, place_likelihood
+from fuyuki.sbb.agents.belief import (BidHistory, bid_likelihood, draft_policy,
+                                      place_likelihood)
 from fuyuki.sbb.agents.heuristic import HeuristicBot
 from fuyuki.sbb.sampling import Sampler
 
@@ -181,3 +182,58 @@ def test_the_hard_bot_weighs_its_worlds_by_the_extra_gem_at_three_players(player
     assert checked == 3
     with pytest.raises(ValueError, match="gem_belief"):
         HardBot(1, gem_belief=-1)
+
+
+def _after_the_drafts(players, seed):
+    """A heuristic game at seat 0's first bid (the drafts done)."""
+    game = new_game(players, seed, quiet=True)
+    bots = [make_bot("heuristic", seed * 10 + i) for i in range(players)]
+    while True:
+        pend = game.pending()
+        if 0 in pend and pend[0].kind == "bid":
+            return game
+        for s, d in pend.items():
+            game.submit(s, bots[s].choose(game.view(s), d))
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_the_draft_belief_draws_the_others_drafted_cards_as_their_picks_would_go(players):
+    """With the opponent policy's draft picks (``draft_policy``) the sampler gives a seat that
+    picked after this one (from the pack it passed on) its true master or servant in most
+    worlds, and one that picked before it more often than uniformly — against heuristic
+    bots, whose drafts the policy describes; uniformly drawn, about one world in five."""
+    policy = draft_policy(HeuristicBot(0))
+    hits: dict[tuple[str, str], list[bool]] = {}
+    for seed in range(12):
+        game = _after_the_drafts(players, seed)
+        view = game.view(0)
+        rng = random.Random(seed)
+        for name, p in (("uniform", None), ("draft", policy)):
+            sampler = Sampler(view, game.rules, draft_policy=p)
+            chains = Sampler(view, game.rules, draft_policy=policy).chains
+            for _ in range(30):
+                world = sampler.sample(rng)
+                for what in ("master", "servant"):
+                    _passed, later, _received, earlier = chains[what]
+                    for where, pickers in (("later", later), ("earlier", earlier)):
+                        for seat, known in pickers:
+                            if known is None:
+                                hits.setdefault((name, where), []).append(
+                                    getattr(world.s, what)[seat] == getattr(game.s, what)[seat])
+    share = {k: sum(v) / len(v) for k, v in hits.items()}
+    assert share[("draft", "later")] > 0.7
+    assert share[("draft", "earlier")] > share[("uniform", "earlier")] + 0.08
+    assert share[("uniform", "later")] < 0.35
+
+
+def test_the_draft_belief_is_dropped_once_a_drafted_card_may_have_changed_hands():
+    """The draft tells nothing once any master was replaced (the view: a master discarded):
+    no draft chain, the sampler draws uniformly among the unknown masters."""
+    game = _after_the_drafts(3, 2)
+    view = game.view(0)
+    assert Sampler(view, game.rules, draft_policy=draft_policy(HeuristicBot(0))).chains["master"]
+    view["discards"] = dict(view["discards"], master=[game.t.names[game.s.mdeck[0]]])
+    view["decks"] = dict(view["decks"], master=view["decks"]["master"] - 1)
+    sampler = Sampler(view, game.rules, draft_policy=draft_policy(HeuristicBot(0)))
+    assert sampler.chains.get("master") is None
+    assert sampler.chains["servant"]

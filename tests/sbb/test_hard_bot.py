@@ -8,7 +8,9 @@ import pytest
 
 from fuyuki.sbb import agents, new_game
 from fuyuki.sbb.agents import make_bot
+from fuyuki.sbb.agents.belief import draft_policy
 from fuyuki.sbb.agents.hard import HardBot
+from fuyuki.sbb.agents.heuristic import HeuristicBot
 from fuyuki.sbb.rules import Rules
 from fuyuki.sbb.sampling import SUPPORTED, Sampler, Unsupported
 
@@ -44,8 +46,10 @@ CONFIGS = [
 def test_sampled_worlds_show_the_seat_its_own_view(players, preset, options):
     """Determinization: every sampled game shows the seat exactly its real view (hand,
     cards, gems, decks, discards, bids, its open decision) and plays on legally to the end,
-    with the view alone and with the seat's visible events."""
+    with the view alone, with the seat's visible events, and with the others' drafted cards
+    drawn by the opponent policy's picks."""
     rules = Rules.preset(*preset) if preset else None
+    policy = draft_policy(HeuristicBot(0, cards=rules.cards if rules else None))
     checked = {k: 0 for k in SUPPORTED}
     for seed in range(6):
         game = new_game(players, seed, rules)
@@ -55,9 +59,10 @@ def test_sampled_worlds_show_the_seat_its_own_view(players, preset, options):
 
         def visit(g, seat, d):
             view = g.view(seat)
-            for events in (None, g.visible_events(seat)):
+            for events, drafts in ((None, None), (g.visible_events(seat), None),
+                                   (None, policy)):
                 try:
-                    sampler = Sampler(view, g.rules, events)
+                    sampler = Sampler(view, g.rules, events, drafts)
                 except Unsupported:
                     assert d.kind not in SUPPORTED
                     return
@@ -276,6 +281,11 @@ def test_hard_bot_refuses_a_search_drafts_that_is_not_true_false_or_none():
         HardBot(1, search_drafts="yes")
 
 
+def test_hard_bot_refuses_a_draft_belief_that_is_not_true_or_false():
+    with pytest.raises(ValueError, match="draft_belief"):
+        HardBot(1, draft_belief=1)
+
+
 def test_sampler_needs_a_seat_view_and_a_rebuildable_decision():
     """A spectator's view cannot be determinized for a seat; a decision asked in the middle
     of an effect (強運) is refused with Unsupported, and the bot then answers like the
@@ -438,13 +448,14 @@ def test_sampler_rebuilds_the_rules_from_the_view():
     assert sampler.sample(random.Random(0)).pending()[seat] == d
 
 
-@pytest.mark.parametrize("belief", [False, True])
-def test_a_whole_game_with_a_hard_bot_replays_exactly_from_its_seed(belief):
+@pytest.mark.parametrize("belief,draft_belief", [(False, False), (True, False), (False, True)])
+def test_a_whole_game_with_a_hard_bot_replays_exactly_from_its_seed(belief, draft_belief):
     """``--bots hard --seed N`` with an iteration budget: the same seeds play the same game
-    (every answer, hence every event) — with the belief from the others' bids too."""
+    (every answer, hence every event) — with the belief from the others' bids, or from
+    their draft picks, too."""
     def play(seed):
         game = new_game(4, 21)
-        bots = [HardBot(seed, iterations=24, belief=belief) if i == 1
+        bots = [HardBot(seed, iterations=24, belief=belief, draft_belief=draft_belief) if i == 1
                 else make_bot("heuristic", i)
                 for i in range(4)]
         play_out(game, bots)

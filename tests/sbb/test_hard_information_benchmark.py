@@ -50,6 +50,22 @@ def test_the_oracle_worlds_hold_the_true_hands_only_when_told(info, know):
     assert sorted(s.adeck) == sorted(true.adeck) or know == "nothing"
 
 
+def test_the_oracle_worlds_hold_the_true_masters_and_servants_when_told_roles(info):
+    """``--know roles``: every world gives the others their true masters and servants (the
+    masters and servants in all still those of the game), their hands still drawn."""
+    game = _first_bid(3)
+    info._Oracle.game, info._Oracle.know = game, "roles"
+    true = game.s
+    hands_differ = 0
+    for k in range(10):
+        s = info._Oracle(game.view(0)).sample(random.Random(k)).s
+        assert s.master == true.master and s.servant == true.servant
+        assert sorted(s.master + s.mdeck) == sorted(true.master + true.mdeck)
+        assert sorted(s.servant + s.sdeck) == sorted(true.servant + true.sdeck)
+        hands_differ += any(sorted(s.hand[i]) != sorted(true.hand[i]) for i in (1, 2, 3))
+    assert hands_differ >= 8
+
+
 def test_the_hand_prediction_runs_and_the_true_hand_predicts_best(info, capsys):
     info.main(["predict", "--games", "3", "--particles", "20"])
     lines = capsys.readouterr().out.splitlines()

@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
 from typing import Any, Iterable
 
 from fuyuki.core.errors import FuyukiError
@@ -61,6 +62,13 @@ from fuyuki.sbb.state import Op, State
 NamedSlot = tuple[int, "frozenset[str] | None"]
 #: the same with the cards as CardTable ints (what a sample fills)
 Slot = tuple[int, "frozenset[int] | None"]
+#: an opponent's draft pick: (kind, the pack it picked from) -> the chance of each card
+DraftPolicy = Callable[[str, "tuple[str, ...]"], "dict[str, float]"]
+#: a draft as one seat saw it: the pack it passed on, then each later picker in turn, and the
+#: pack it received, then each earlier picker from the nearest back; a picker is
+#: ``(seat, None)`` if its card is hidden, ``(seat, card)`` if known
+DraftChain = tuple["tuple[str, ...]", "list[tuple[int, str | None]]",
+                   "tuple[str, ...]", "list[tuple[int, str | None]]"]
 SUPPORTED = ("draft_master", "draft_servant", "place_gem", "bid", "jewel", "swap")
 _TABLE_PHASES = ("reveal", "battle", "events")   # bids lie on the table, not yet discarded
 
@@ -87,11 +95,18 @@ class Sampler:
     then call :meth:`sample` as often as wanted (each call is cheap)."""
 
     def __init__(self, view: dict[str, Any], rules: Rules | None = None,
-                 events: Iterable[Any] | None = None) -> None:
+                 events: Iterable[Any] | None = None,
+                 draft_policy: DraftPolicy | None = None) -> None:
         if view.get("seat") is None or "me" not in view:
             raise SamplingError("a seat's view is needed (not a spectator's)")
         self.view = view
         self.rules = rules or _rules_for(view)
+        #: how the others pick in a draft: (kind, pack) -> the chance of each card of the
+        #: pack; with it the hidden drafted cards are drawn as those drafts would have gone
+        #: (:meth:`_draft_assign`), without it uniformly among the cards the draft allows
+        self.draft_policy = draft_policy
+        #: per kind, the draft as this seat saw it (:meth:`_draft_chain`), or None
+        self.chains: dict[str, DraftChain | None] = {}
         try:
             self._read(view, events)
         except KeyError as e:
@@ -291,7 +306,30 @@ class Sampler:
             if owner < 0 or owner == self.me:
                 continue
             out[i] = later if self._pick_index(what, owner) > my_k else earlier
+        self.chains[what] = self._draft_chain(what, prov, view, my_pack, mine, my_k)
         return out
+
+    def _draft_chain(self, what: str, prov: dict[tuple[int, str], int] | None,
+                     view: dict[str, Any], my_pack: set[str], mine: str, my_k: int
+                     ) -> DraftChain | None:
+        """The draft of ``what`` as this seat saw it, while every seat still holds the card
+        it drafted (from the view alone: nothing replaced nor swapped; with the events: each
+        seat's card its own)."""
+        if self.draft_policy is None:
+            return None
+        n = self.n
+        if prov is not None and any(prov.get((i, what), -1) != i for i in range(n)):
+            return None
+        by_index = sorted(range(n), key=lambda i: self._pick_index(what, i))
+        known = {p["seat"]: p[what] for p in view["seats"] if p[what]}
+
+        def picker(i: int) -> tuple[int, str | None]:
+            return i, known.get(i)
+
+        later = [picker(i) for i in by_index[my_k + 1:]]
+        earlier = [picker(i) for i in reversed(by_index[:my_k])]
+        passed = tuple(sorted(my_pack - {mine}))
+        return passed, later, tuple(sorted(my_pack)), earlier
 
     # ------------------------------------------------------------------ sampling
     @staticmethod
@@ -320,6 +358,45 @@ class Sampler:
         rng.shuffle(left)
         return {seat: left.pop() for seat, _ in slots}, left
 
+    def _draft_assign(self, rng: random.Random, what: str, pool: list[int]) -> dict[int, int]:
+        """The hidden drafted cards of ``what``, drawn as the draft would have gone under
+        :attr:`draft_policy`: each later picker takes a card of the pack passed on to it by
+        the policy's chances; each earlier picker took the card that, added to the pack it
+        passed on, the policy makes likeliest (a card not in the pack this seat received,
+        drawn in proportion to that chance). A picker whose card the view shows keeps it."""
+        chain = self.chains[what]
+        assert chain is not None and self.draft_policy is not None
+        passed, later, received, earlier = chain
+        t, policy = self.table, self.draft_policy
+        names = t.names
+        free = {names[c] for c in pool}
+        got: dict[int, str] = {}
+        pack = [c for c in passed]
+        for seat, card in later:
+            if card is None:
+                options = [c for c in pack if c in free]
+                if not options:
+                    break
+                chance = policy(what, tuple(pack))
+                card = rng.choices(options, weights=[chance[c] for c in options])[0]
+                got[seat] = card
+                free.discard(card)
+            if card not in pack:
+                break
+            pack.remove(card)
+        back = list(received)
+        for seat, card in earlier:
+            if card is None:
+                options = sorted(c for c in free if c not in received)
+                if not options:
+                    break
+                weights = [policy(what, tuple(back + [c]))[c] for c in options]
+                card = rng.choices(options, weights=weights)[0]
+                got[seat] = card
+                free.discard(card)
+            back.append(card)
+        return {seat: t.ids[c] for seat, c in got.items()}
+
     def sample(self, rng: random.Random) -> Game:
         """A new quiet :class:`~fuyuki.sbb.game.Game` consistent with the view."""
         v, n, me, t = self.view, self.n, self.me, self.table
@@ -333,7 +410,16 @@ class Sampler:
         if self.rules.coins:
             s.coins = [p.get("coins", 0) for p in seats]
         for what in ("master", "servant"):
-            got, deck = self._assign(rng, self.islots[what], self.ipools[what])
+            slots, pool = self.islots[what], self.ipools[what]
+            drafted: dict[int, int] = {}
+            if self.chains.get(what):
+                drafted = self._draft_assign(rng, what, pool)
+                slots = [x for x in slots if x[0] not in drafted]
+                pool = pool.copy()
+                for c in drafted.values():
+                    pool.remove(c)
+            got, deck = self._assign(rng, slots, pool)
+            got.update(drafted)
             cards = [NO_CARD] * n
             for i, c in self.ifixed[what].items():
                 cards[i] = c

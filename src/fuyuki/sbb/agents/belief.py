@@ -22,11 +22,12 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from fuyuki.sbb.agents.heuristic import HeuristicBot
+from fuyuki.sbb.agents.heuristic import MASTER_PREF, HeuristicBot
 from fuyuki.sbb.view import seen_of_view
 
 TEMPERATURE = 0.2   # in the heuristic's score units (about gems)
 FLOOR = 0.05        # the share of a bid explained as "any card of the hand"
+DRAFT_TEMPERATURE = 0.2  # the same for a draft pick, in the heuristic's preference units
 
 
 class BidHistory:
@@ -61,11 +62,11 @@ class BidHistory:
         self._my_bid = card
 
 
-def shares(scores: dict[str, float]) -> dict[str, float]:
+def shares(scores: dict[str, float], temperature: float = TEMPERATURE) -> dict[str, float]:
     """The chance of each option from the opponent policy's scores of them: a softmax
-    (temperature ``TEMPERATURE``) mixed with a uniform floor (``FLOOR``)."""
+    (``temperature``) mixed with a uniform floor (``FLOOR``)."""
     top = max(scores.values())
-    ex = {k: math.exp((v - top) / TEMPERATURE) for k, v in scores.items()}
+    ex = {k: math.exp((v - top) / temperature) for k, v in scores.items()}
     total = sum(ex.values())
     return {k: (1 - FLOOR) * e / total + FLOOR / len(ex) for k, e in ex.items()}
 
@@ -100,3 +101,14 @@ def place_likelihood(policy: HeuristicBot, view: dict[str, Any], seat: int,
     if not seen["hand"]:
         return 1.0 / len(options)
     return shares(policy.place_scores(seen_of_view(before), options))[land]
+
+
+def draft_policy(policy: HeuristicBot):
+    """The opponent policy's draft picks as chances (for :class:`fuyuki.sbb.sampling.Sampler`):
+    a softmax of the heuristic bot's preferences among the pack (``DRAFT_TEMPERATURE``) with
+    the floor — the heuristic bot itself takes the first of the best."""
+    def chances(kind: str, pack: tuple[str, ...]) -> dict[str, float]:
+        if kind == "master":
+            return shares({c: MASTER_PREF.get(c, 5) for c in pack}, DRAFT_TEMPERATURE)
+        return shares({c: policy.servant_value(c) for c in pack}, DRAFT_TEMPERATURE)
+    return chances

@@ -44,7 +44,7 @@ import time
 from typing import Any
 
 from fuyuki.core.protocol import Decision
-from fuyuki.sbb.agents.belief import BidHistory
+from fuyuki.sbb.agents.belief import BidHistory, draft_policy
 from fuyuki.sbb.agents.bids import BidSearch
 from fuyuki.sbb.agents.heuristic import MASTER_PREF, SERVANT_PREF, HeuristicBot
 from fuyuki.sbb.cards import parse_action
@@ -84,7 +84,7 @@ class HardBot:
                  max_rounds: int = 40, bids: str = "common", bid_noise: float = 0.1,
                  belief: bool = False, clock: str = "wall",
                  evaluation: str = "hand", bid_horizon: int | None = 1,
-                 gem_belief: int | None = None) -> None:
+                 gem_belief: int | None = None, draft_belief: bool = False) -> None:
         if rollout not in ("fast", "random"):
             raise ValueError(f"rollout must be 'fast' or 'random', not {rollout!r}")
         if bids not in ("common", "tree"):
@@ -92,6 +92,8 @@ class HardBot:
         if gem_belief is not None and (type(gem_belief) is not int or gem_belief < 0):
             raise ValueError(f"gem_belief must be a whole number >= 0 or None, "
                              f"not {gem_belief!r}")
+        if type(draft_belief) is not bool:
+            raise ValueError(f"draft_belief must be True or False, not {draft_belief!r}")
         if clock not in ("wall", "cpu"):
             raise ValueError(f"clock must be 'wall' or 'cpu', not {clock!r}")
         if evaluation not in ("hand", "learned"):
@@ -146,6 +148,11 @@ class HardBot:
         #: the sampled worlds (:mod:`.belief`); off by default, as it measured no gain at
         #: 300 iterations (fewer effective worlds); otherwise every world counts the same
         self.history = BidHistory() if belief else None
+        #: ``draft_belief=True``: the others' hidden drafted masters and servants drawn as
+        #: the heuristic bot's picks would have gone (:func:`.belief.draft_policy`); off by
+        #: default: +0.007 (−0.016 to +0.030) over 1,800 paired games at three players, the
+        #: true masters and servants themselves worth +0.010 (docs/hard-bot.md, eighth pass)
+        self.draft_policy = draft_policy(self.fallback) if draft_belief else None
         self._parsed: dict[str, Any] = {}
         #: after each search: {"iterations": int, "seconds": float}
         self.last_search: dict[str, Any] = {}
@@ -160,7 +167,7 @@ class HardBot:
             return self.fallback.choose(view, decision)
         self._t0 = self.clock()
         try:
-            sampler = Sampler(view, self.rules)
+            sampler = Sampler(view, self.rules, draft_policy=self.draft_policy)
         except (Unsupported, SamplingError):
             # mid-effect decisions (強運, 身代わり, つばめ返し), or rules the view does not
             # match (pass ``rules=``): answer like the heuristic bot

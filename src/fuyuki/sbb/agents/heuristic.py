@@ -163,12 +163,14 @@ class HeuristicBot:
         best: Any = None
         best_key = (0.0, "")
         for c in d.options:
-            key = (self._servant_value(c), c)
+            key = (self.servant_value(c), c)
             if best is None or key > best_key:
                 best, best_key = c, key
         return best
 
-    def _servant_value(self, c: str) -> float:
+    def servant_value(self, c: str) -> float:
+        """How much this bot wants servant ``c`` in the servant draft (:mod:`.belief` reads
+        it as an opponent's draft preference)."""
         if c in DRAFT_SERVANT_PREF:
             return DRAFT_SERVANT_PREF[c]
         sv = self.cards.servants.get(c)
