@@ -13,6 +13,21 @@ def play_out(game, bots=None, rng_seed=0, limit=100000):
     return game
 
 
+def first_bid(players=4, seed=0, seat=0, bots_seeded=0, choice=False, quiet=False):
+    """A game of heuristic bots (seat k's seeded ``bots_seeded * 10 + k``) stopped at
+    ``seat``'s first bid (``choice``: the first with more than one card to bid)."""
+    game = new_game(players, seed, quiet=quiet)
+    bots = [make_bot("heuristic", bots_seeded * 10 + k) for k in range(players)]
+    while not game.over:
+        pend = game.pending()
+        if seat in pend and pend[seat].kind == "bid" and (
+                not choice or len(pend[seat].options) > 1):
+            return game
+        for s, d in pend.items():
+            game.submit(s, bots[s].choose(game.view(s), d))
+    raise AssertionError("no bid with a choice")
+
+
 @pytest.fixture
 def random_game():
     def make(players=4, seed=0, **kw):

@@ -15,6 +15,8 @@ from fuyuki.sbb.agents.belief import (BidHistory, bid_likelihood, draft_policy,
 from fuyuki.sbb.agents.heuristic import HeuristicBot
 from fuyuki.sbb.sampling import Sampler
 
+from .conftest import first_bid
+
 
 def _bids_seen_by_seat_0(seeds, at_bid):
     """Heuristic games; at each of seat 0's bids (with a choice) its history observes its
@@ -184,18 +186,6 @@ def test_the_hard_bot_weighs_its_worlds_by_the_extra_gem_at_three_players(player
         HardBot(1, gem_belief=-1)
 
 
-def _after_the_drafts(players, seed):
-    """A heuristic game at seat 0's first bid (the drafts done)."""
-    game = new_game(players, seed, quiet=True)
-    bots = [make_bot("heuristic", seed * 10 + i) for i in range(players)]
-    while True:
-        pend = game.pending()
-        if 0 in pend and pend[0].kind == "bid":
-            return game
-        for s, d in pend.items():
-            game.submit(s, bots[s].choose(game.view(s), d))
-
-
 @pytest.mark.parametrize("players", [3, 4])
 def test_the_draft_belief_draws_the_others_drafted_cards_as_their_picks_would_go(players):
     """With the opponent policy's draft picks (``draft_policy``) the sampler gives a seat that
@@ -205,7 +195,7 @@ def test_the_draft_belief_draws_the_others_drafted_cards_as_their_picks_would_go
     policy = draft_policy(HeuristicBot(0))
     hits: dict[tuple[str, str], list[bool]] = {}
     for seed in range(12):
-        game = _after_the_drafts(players, seed)
+        game = first_bid(players, seed, bots_seeded=seed, quiet=True)
         view = game.view(0)
         rng = random.Random(seed)
         for name, p in (("uniform", None), ("draft", policy)):
@@ -229,7 +219,7 @@ def test_the_draft_belief_draws_the_others_drafted_cards_as_their_picks_would_go
 def test_the_draft_belief_is_dropped_once_a_drafted_card_may_have_changed_hands():
     """The draft tells nothing once any master was replaced (the view: a master discarded):
     no draft chain, the sampler draws uniformly among the unknown masters."""
-    game = _after_the_drafts(3, 2)
+    game = first_bid(3, 2, bots_seeded=2, quiet=True)
     view = game.view(0)
     assert Sampler(view, game.rules, draft_policy=draft_policy(HeuristicBot(0))).chains["master"]
     view["discards"] = dict(view["discards"], master=[game.t.names[game.s.mdeck[0]]])

@@ -14,7 +14,7 @@ from fuyuki.sbb.agents.heuristic import HeuristicBot
 from fuyuki.sbb.rules import Rules
 from fuyuki.sbb.sampling import SUPPORTED, Sampler, Unsupported
 
-from .conftest import play_out
+from .conftest import first_bid, play_out
 
 
 def _comparable(view):
@@ -234,7 +234,7 @@ def test_hard_bot_plays_whole_games_legally(players, preset):
 def test_hard_bot_time_budget_and_level_name():
     bot = make_bot("hard", 3)
     assert isinstance(bot, HardBot) and bot.name == "hard" and bot.needs_view
-    game = _first_bid(2, 0)
+    game = first_bid(4, 2, seat=0, choice=True)
     d = game.pending()[0]
     fast = HardBot(1, seconds=0.05)
     assert fast.choose(game.view(0), d) in d.options
@@ -332,19 +332,6 @@ def test_hard_bot_in_modes(mode, players):
     assert searched >= 4
 
 
-def _first_bid(seed: int, seat: int):
-    """A game of heuristic bots stopped at ``seat``'s first bid with a choice."""
-    game = new_game(4, seed)
-    bots = [make_bot("heuristic", i) for i in range(4)]
-    while not game.over:
-        pend = game.pending()
-        if seat in pend and pend[seat].kind == "bid" and len(pend[seat].options) > 1:
-            return game
-        for s, d in pend.items():
-            game.submit(s, bots[s].choose(game.view(s), d))
-    raise AssertionError("no bid with a choice")
-
-
 def test_sealed_bids_are_chosen_without_seeing_the_others_in_the_tree(monkeypatch):
     """Sealed bids are simultaneous in the tree search too: whenever a seat's bid is chosen
     (in the tree or in a playout) no other seat's bid of that batch is in the world yet."""
@@ -357,7 +344,7 @@ def test_sealed_bids_are_chosen_without_seeing_the_others_in_the_tree(monkeypatc
         return original(self, g, seat, d, rng)
 
     monkeypatch.setattr(HardBot, "_fast", watched)
-    game = _first_bid(3, 0)
+    game = first_bid(4, 3, seat=0, choice=True)
     HardBot(2, iterations=30, horizon=1, bids="tree").choose(game.view(0), game.pending()[0])
     assert len(calls) > 60
     assert all(answers == {} for answers in calls)
@@ -379,7 +366,7 @@ def test_sealed_bids_on_common_worlds_answer_from_each_worlds_own_hand(monkeypat
         return original(self, view, d)
 
     monkeypatch.setattr(HeuristicBot, "choose", watched)
-    game = _first_bid(3, 0)
+    game = first_bid(4, 3, seat=0, choice=True)
     d = game.pending()[0]
     bot = HardBot(2, iterations=40 * len(d.options))
     assert bot.choose(game.view(0), d) in d.options
@@ -397,7 +384,7 @@ def test_a_bids_playouts_end_with_the_round_bid_horizon_rounds_after_the_bids(bi
     the bid's own (None: at the game's end) — counted from the bid's round, not from
     wherever the engine stood once the bids were in (it may already have started the next
     round and asked its extra gem)."""
-    game = _first_bid(4, 3)
+    game = first_bid(4, 4, seat=3, choice=True)
     d = game.pending()[0]
     bid_round = game.s.round
     bot = HardBot(2, iterations=8 * len(d.options), bid_horizon=bid_horizon)
@@ -427,7 +414,7 @@ def test_a_bid_horizon_that_is_not_a_count_of_rounds_is_refused(bid_horizon):
 def test_hard_bot_bids_are_reproducible_with_an_iteration_budget():
     """With an iteration budget the same view, decision and seed give the same bid — and
     the same values, world by world — while another seed samples other worlds."""
-    game = _first_bid(5, 1)
+    game = first_bid(4, 5, seat=1, choice=True)
     d = game.pending()[1]
     runs = []
     for seed in (7, 7, 8):
@@ -469,7 +456,7 @@ def test_a_whole_game_with_a_hard_bot_replays_exactly_from_its_seed(belief, draf
 def test_a_bid_on_a_cpu_time_budget():
     """``clock="cpu"`` measures the budget in this process's CPU time; a bid searches at
     least one world (every option once) within it."""
-    game = _first_bid(5, 1)
+    game = first_bid(4, 5, seat=1, choice=True)
     d = game.pending()[1]
     bot = HardBot(4, seconds=0.05, clock="cpu")
     assert bot.choose(game.view(1), d) in d.options

@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from fuyuki.sbb import new_game
-from fuyuki.sbb.agents import make_bot
+from .conftest import first_bid
 
 _PATH = Path(__file__).resolve().parents[2] / "benchmarks" / "hard_information.py"
 
@@ -23,20 +22,9 @@ def info():
     return module
 
 
-def _first_bid(seed: int):
-    game = new_game(4, seed)
-    bots = [make_bot("heuristic", k) for k in range(4)]
-    while True:
-        pend = game.pending()
-        if 0 in pend and pend[0].kind == "bid":
-            return game
-        for seat, d in pend.items():
-            game.submit(seat, bots[seat].choose(game.view(seat), d))
-
-
 @pytest.mark.parametrize("know", ["nothing", "hands", "hands+deck"])
 def test_the_oracle_worlds_hold_the_true_hands_only_when_told(info, know):
-    game = _first_bid(3)
+    game = first_bid(4, 3)
     info._Oracle.game, info._Oracle.know = game, know
     world = info._Oracle(game.view(0)).sample(random.Random(1))
     true, s = game.s, world.s
@@ -53,7 +41,7 @@ def test_the_oracle_worlds_hold_the_true_hands_only_when_told(info, know):
 def test_the_oracle_worlds_hold_the_true_masters_and_servants_when_told_roles(info):
     """``--know roles``: every world gives the others their true masters and servants (the
     masters and servants in all still those of the game), their hands still drawn."""
-    game = _first_bid(3)
+    game = first_bid(4, 3)
     info._Oracle.game, info._Oracle.know = game, "roles"
     true = game.s
     hands_differ = 0
