@@ -315,18 +315,23 @@ def test_sampler_needs_a_seat_view_and_a_rebuildable_decision():
 @pytest.mark.parametrize("mode,players", [("hollow", 4), ("big_battle", 7)])
 def test_hard_bot_in_modes(mode, players):
     """hollow (遠坂凛 set aside during the master draft) and 聖杯大戦争 (7 players, coins,
-    unlimited gems): the sampler rebuilds every searched decision and the bot answers
-    legally (the first four rounds)."""
+    unlimited gems): the sampler rebuilds every searched decision — with the draft belief
+    too, its worlds showing the seat its own view — and the bot answers legally (the first
+    four rounds)."""
     rules = Rules.preset("final", mode)
     game = new_game(players, 4, rules)
     hard = HardBot(1, iterations=10, rules=rules, max_rounds=3)
     bots = [hard] + [make_bot("heuristic", i) for i in range(1, players)]
+    policy = draft_policy(HeuristicBot(0, cards=rules.cards))
+    rng = random.Random(4)
     searched = 0
     while not game.over and game.s.round <= 4:
         for seat, d in game.pending().items():
             view = game.view(seat)
             if seat == 0 and len(d.options) > 1 and d.kind in SUPPORTED:
                 Sampler(view, rules)          # never refused for these
+                world = Sampler(view, rules, draft_policy=policy).sample(rng)
+                assert _comparable(world.view(seat)) == _comparable(view)
                 searched += 1
             game.submit(seat, bots[seat].choose(view, d))
     assert searched >= 4
