@@ -20,7 +20,9 @@ What the seat knows and the sampler respects:
   may still be in that seat's hands. With the event history the sampler follows every
   replacement and swap seat by seat; from the view alone it uses the draft only while no
   master (servant) has ever been replaced or swapped, which the deck sizes tell;
-- with the event history, the servants a swap showed to this seat (``swap_cards``).
+- with the event history, the servants a swap showed to this seat (``swap_cards``);
+- with a ``draft_policy`` (how the others pick), their hidden drafted cards drawn as those
+  drafts would have gone under it, for as long as each seat still holds what it drafted.
 
 Every sampled game shows the seat exactly its real view (a test checks it), except that
 during sealed bids nobody has locked a bid yet: the search treats the bids as simultaneous.
@@ -371,7 +373,7 @@ class Sampler:
         names = t.names
         free = {names[c] for c in pool}
         got: dict[int, str] = {}
-        pack = [c for c in passed]
+        pack = list(passed)
         for seat, card in later:
             if card is None:
                 options = [c for c in pack if c in free]

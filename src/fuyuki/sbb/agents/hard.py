@@ -3,7 +3,9 @@
 At each decision with a real choice the bot builds a :class:`fuyuki.sbb.sampling.Sampler`
 from its view (and nothing else): every iteration plays in a fresh *determinization* — a
 whole game whose hidden parts (the others' face-down masters and servants, their hands, the
-deck orders) are drawn among those its view cannot rule out, the drafts included. Then:
+deck orders) are drawn among those its view cannot rule out, the drafts included
+(``draft_belief=True``: the others' drafted masters and servants drawn as the heuristic bot's
+picks would have gone, :func:`.belief.draft_policy`). Then:
 
 - **a sealed bid** is searched on common worlds (:mod:`.bids`): in each world the others
   bid from their own hand there (the heuristic bot's judgement), every option of the bot is
