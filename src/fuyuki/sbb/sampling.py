@@ -277,7 +277,8 @@ class Sampler:
                           prov: dict[tuple[int, str], int] | None, pool: list[str],
                           view: dict[str, Any], everyone: list[str]
                           ) -> dict[int, frozenset[str]]:
-        """Allowed cards per hidden seat from what we saw in the draft."""
+        """Allowed cards per hidden seat from what we saw in the draft (and, with a draft
+        policy, the draft's chain in :attr:`chains`)."""
         seen = set(view["me"]["seen"])
         names = set(everyone)
         my_pack = seen & names

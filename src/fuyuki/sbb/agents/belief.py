@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from fuyuki.sbb.agents.heuristic import MASTER_PREF, HeuristicBot
+from fuyuki.sbb.agents.heuristic import HeuristicBot
 from fuyuki.sbb.view import seen_of_view
 
 TEMPERATURE = 0.2   # in the heuristic's score units (about gems)
@@ -109,6 +109,6 @@ def draft_policy(policy: HeuristicBot):
     the floor — the heuristic bot itself takes the first of the best."""
     def chances(kind: str, pack: tuple[str, ...]) -> dict[str, float]:
         if kind == "master":
-            return shares({c: MASTER_PREF.get(c, 5) for c in pack}, DRAFT_TEMPERATURE)
+            return shares({c: policy.master_value(c) for c in pack}, DRAFT_TEMPERATURE)
         return shares({c: policy.servant_value(c) for c in pack}, DRAFT_TEMPERATURE)
     return chances

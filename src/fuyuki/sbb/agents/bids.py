@@ -129,4 +129,3 @@ class BidSearch:
             for seat, choice in answers:
                 g.submit(seat, choice)
         return self.evaluate(g)[me]
-

@@ -154,7 +154,7 @@ class HeuristicBot:
         best: Any = None
         best_key = (0.0, "")
         for c in d.options:   # max(): the first of the best
-            key = (MASTER_PREF.get(c, 5), c)
+            key = (self.master_value(c), c)
             if best is None or key > best_key:
                 best, best_key = c, key
         return best
@@ -167,6 +167,11 @@ class HeuristicBot:
             if best is None or key > best_key:
                 best, best_key = c, key
         return best
+
+    def master_value(self, c: str) -> float:
+        """How much this bot wants master ``c`` in the master draft (:mod:`.belief` reads
+        it as an opponent's draft preference)."""
+        return MASTER_PREF.get(c, 5)
 
     def servant_value(self, c: str) -> float:
         """How much this bot wants servant ``c`` in the servant draft (:mod:`.belief` reads
