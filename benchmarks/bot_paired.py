@@ -46,6 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from fuyuki import sbb
+from fuyuki.core.errors import FuyukiError
 from fuyuki.sbb.agents import make_bot
 from fuyuki.sim.stats import wilson
 
@@ -101,6 +102,17 @@ def build(spec: str, seed: int, budget: dict[str, Any]):
         return make_bot(name, seed, **kwargs)
     cls = _rev_class(name, rev)
     return cls(seed, **kwargs)
+
+
+def check_specs(ap: argparse.ArgumentParser, specs: list[str], budget: dict[str, Any]) -> None:
+    """Build every bot once before any game: a bad name, option or revision is a one-line
+    error (exit 2), not a traceback from inside the first game."""
+    for spec in specs:
+        try:
+            build(spec, 0, budget)
+        except (FuyukiError, ValueError, TypeError, KeyError,
+                subprocess.CalledProcessError) as e:
+            ap.error(f"bot {spec!r}: {e}")
 
 
 def play(seed: int, specs: list[str], budget: dict[str, Any], timed: set[int]) -> dict:
@@ -236,26 +248,39 @@ def ladder(args, budget) -> dict:
     return {"pairs": table, "elo": dict(zip(bots, ratings))}
 
 
-def main() -> None:
+def count(text: str) -> int:
+    """A command-line count: a whole number of at least 1."""
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number of at least 1, not {text!r}")
+    return n
+
+
+def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hero", default="hard")
     ap.add_argument("--base", default=None, help="the previous bot (paired arm)")
     ap.add_argument("--field", default="heuristic", help="the other seats' bot")
     ap.add_argument("--ladder", nargs="+", default=None, help="round robin of these bots")
-    ap.add_argument("--games", type=int, default=2000)
-    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--games", type=count, default=2000)
+    ap.add_argument("--players", type=int, choices=(3, 4, 5), default=4)
     ap.add_argument("--seed", type=int, default=90000)
-    ap.add_argument("--iterations", type=int, default=300,
+    ap.add_argument("--iterations", type=count, default=300,
                     help="every hard bot's iteration budget per decision")
     ap.add_argument("--seconds", type=float, default=None,
                     help="a CPU-time budget per decision instead of --iterations")
     ap.add_argument("--progress", type=int, default=0,
                     help="report every N games (stderr); also the size of a job's chunk")
-    ap.add_argument("--jobs", type=int, default=1, help="processes playing in parallel")
+    ap.add_argument("--jobs", type=count, default=1, help="processes playing in parallel")
     ap.add_argument("--out", type=Path, default=None, help="write the results as JSON")
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     budget = ({"seconds": args.seconds, "iterations": None, "clock": "cpu"}
               if args.seconds else {"iterations": args.iterations})
+    check_specs(ap, args.ladder or [args.hero, args.field] + ([args.base] if args.base else []),
+                budget)
     meta = {"players": args.players, "seed": args.seed, "games": args.games,
             "budget": {"seconds_cpu": args.seconds} if args.seconds
             else {"iterations": args.iterations}}

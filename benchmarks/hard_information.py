@@ -43,6 +43,8 @@ from fuyuki.sbb.agents.heuristic import HeuristicBot
 from fuyuki.sbb.sampling import Sampler
 from fuyuki.sim.stats import wilson
 
+from bot_paired import count     # a sibling in benchmarks/ (the script's own directory)
+
 
 # ------------------------------------------------------------------ oracle
 class _Oracle(Sampler):
@@ -142,16 +144,6 @@ def _seen(hand: list[str], who: tuple) -> dict[str, Any]:
     return {"hand": hand, "master": who[0], "servant": who[1], "dark": who[2]}
 
 
-def _extra_gem(g) -> tuple[int, str] | None:
-    """The round's extra gem (the parent, the land), from the public log."""
-    for kind, _data, _to, _keys, values in reversed(g.s.log):
-        if kind == "extra_gem":
-            return values
-        if kind == "round":
-            return None
-    return None
-
-
 def _mix(parts: list[tuple[list[str], float]], table, seat, who) -> dict[str, float]:
     total = sum(w for _, w in parts) or 1.0
     out: dict[str, float] = {}
@@ -193,7 +185,7 @@ def predict(args) -> None:
     got: dict[str, list[float]] = {"uniform": [], "sequential": [], "true hand": []}
     parent: dict[str, list[float]] = {"uniform": [], "extra gem": [], "true hand": []}
     for seed in range(args.seed, args.seed + args.games):
-        g = sbb.new_game(4, seed)      # not quiet: the extra gem is read from the log
+        g = sbb.new_game(4, seed, quiet=True)
         bots = [make_bot("heuristic", seed * 10 + k) for k in range(4)]
         parts: dict[int, list] = {}
         last: tuple | None = None      # (table, who) at seat 0's last bid, then its bids
@@ -209,7 +201,7 @@ def predict(args) -> None:
                 who = {i: (names[s.master[i]], names[s.servant[i]], bool(s.dark[i]))
                        for i in range(4)}
                 preds = {}
-                extra = _extra_gem(g)
+                extra = table["extra_gem"]     # this round's, placed by the parent
                 for j in range(1, 4):
                     if last is None or j not in parts:
                         parts[j] = [(rng.sample(pool, sizes[j]), 1.0)
@@ -224,9 +216,9 @@ def predict(args) -> None:
                         preds[j] = {"uniform": _mix(uniform, table, j, who[j]),
                                     "sequential": _mix(parts[j], table, j, who[j]),
                                     "true hand": _mix([(true[0], 1.0)], table, j, who[j])}
-                        if extra is not None and j == extra[0]:
+                        if extra is not None and j == table["parent"]:
                             weighted = [(h, place_likelihood(_POLICY, table, j,
-                                                             _seen(h, who[j]), extra[1]))
+                                                             _seen(h, who[j]), extra))
                                         for h, _ in uniform]
                             preds[j]["extra gem"] = _mix(weighted, table, j, who[j])
             answers = {seat: bots[seat].choose(g.view(seat), d) for seat, d in pend.items()}
@@ -251,33 +243,22 @@ def predict(args) -> None:
         print(f"  {k:<11} {statistics.mean(v):.4f}")
 
 
-def _count(text: str) -> int:
-    """A command-line count: a whole number of at least 1."""
-    try:
-        n = int(text)
-    except ValueError:
-        n = 0
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"must be a whole number of at least 1, not {text!r}")
-    return n
-
-
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="what", required=True)
     o = sub.add_parser("oracle", help="the hard bot knowing the others' hands (paired)")
     o.add_argument("--know", choices=("nothing", "roles", "hands", "hands+deck"), default="hands")
     o.add_argument("--players", type=int, choices=(3, 4, 5), default=4)
-    o.add_argument("--games", type=_count, default=200)
+    o.add_argument("--games", type=count, default=200)
     o.add_argument("--seed", type=int, default=92000)
-    o.add_argument("--iterations", type=_count, default=300)
+    o.add_argument("--iterations", type=count, default=300)
     o.add_argument("--base", help="a bot_paired.py result of hard on the same games")
     o.add_argument("--progress", type=int, default=50)
     o.add_argument("--out")
     p = sub.add_parser("predict", help="how well beliefs predict the others' next bids")
-    p.add_argument("--games", type=_count, default=60)
+    p.add_argument("--games", type=count, default=60)
     p.add_argument("--seed", type=int, default=2000)
-    p.add_argument("--particles", type=_count, default=200)
+    p.add_argument("--particles", type=count, default=200)
     args = ap.parse_args(argv)
     if getattr(args, "base", None) and not os.path.isfile(args.base):
         ap.error(f"--base: no such file {args.base!r}")

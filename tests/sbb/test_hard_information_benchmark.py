@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import random
+import sys
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,7 @@ _PATH = Path(__file__).resolve().parents[2] / "benchmarks" / "hard_information.p
 
 @pytest.fixture(scope="module")
 def info():
+    sys.path.insert(0, str(_PATH.parent))     # as when run as a script: its siblings import
     spec = importlib.util.spec_from_file_location("hard_information", _PATH)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
