@@ -28,6 +28,16 @@ def first_bid(players=4, seed=0, seat=0, bots_seeded=0, choice=False, quiet=Fals
     raise AssertionError("no bid with a choice")
 
 
+def game_with(hero, game_seed, seat, players=4):
+    """A whole game of ``players`` seats (seed ``game_seed``), ``seat`` played by ``hero``
+    and the others by heuristic bots seeded by their seat: its events and result (to check
+    that a bot with an iteration budget replays a game exactly)."""
+    game = new_game(players, game_seed)
+    bots = [hero if i == seat else make_bot("heuristic", i) for i in range(players)]
+    play_out(game, bots)
+    return [(e.kind, e.data) for e in game.events], game.result
+
+
 @pytest.fixture
 def random_game():
     def make(players=4, seed=0, **kw):

@@ -14,7 +14,7 @@ from fuyuki.sbb.agents.heuristic import HeuristicBot
 from fuyuki.sbb.rules import Rules
 from fuyuki.sbb.sampling import SUPPORTED, Sampler, Unsupported
 
-from .conftest import first_bid, play_out
+from .conftest import first_bid, game_with, play_out
 
 
 def _comparable(view):
@@ -446,12 +446,8 @@ def test_a_whole_game_with_a_hard_bot_replays_exactly_from_its_seed(belief, draf
     (every answer, hence every event) — with the belief from the others' bids, or from
     their draft picks, too."""
     def play(seed):
-        game = new_game(4, 21)
-        bots = [HardBot(seed, iterations=24, belief=belief, draft_belief=draft_belief) if i == 1
-                else make_bot("heuristic", i)
-                for i in range(4)]
-        play_out(game, bots)
-        return [(e.kind, e.data) for e in game.events], game.result
+        return game_with(HardBot(seed, iterations=24, belief=belief, draft_belief=draft_belief),
+                         21, 1)
 
     first = play(3)
     assert play(3) == first

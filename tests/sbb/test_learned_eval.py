@@ -12,9 +12,9 @@ from fuyuki.sbb import new_game  # noqa: E402
 from fuyuki.sbb.agents import make_bot  # noqa: E402
 from fuyuki.sbb.agents.features import MASTERS, NAMES, SERVANTS, SIZE, seat_features  # noqa: E402
 from fuyuki.sbb.agents.hard import HardBot  # noqa: E402
-from fuyuki.sbb.agents.learned_eval import WEIGHTS, LearnedEval, shipped  # noqa: E402
+from fuyuki.sbb.agents.learned_eval import LearnedEval, shipped  # noqa: E402
 from fuyuki.sbb.agents.train_eval import main as train_eval  # noqa: E402
-from .conftest import play_out  # noqa: E402
+from .conftest import game_with  # noqa: E402
 
 
 def _after_round(players: int, seed: int, rounds: int = 1):
@@ -52,15 +52,6 @@ def test_the_shipped_evaluation_gives_shares_and_favours_the_richer_seat():
     assert ev(richer)[2] > shares[2] + 0.1
 
 
-def test_weights_for_other_features_are_refused(tmp_path):
-    path = tmp_path / "w.json"
-    data = json.loads(WEIGHTS.read_text(encoding="utf-8"))
-    data["features"] = data["features"][:-1]
-    path.write_text(json.dumps(data), encoding="utf-8")
-    with pytest.raises(ValueError, match="other features"):
-        LearnedEval(path)
-
-
 def test_the_training_recipe_runs_end_to_end(tmp_path, capsys):
     data = tmp_path / "pos.npz"
     train_eval(["data", "--games", "6", "--seed", "10", "--out", str(data)])
@@ -74,15 +65,8 @@ def test_the_training_recipe_runs_end_to_end(tmp_path, capsys):
 
 
 def test_a_hard_bot_with_the_learned_evaluation_plays_and_replays_a_whole_game():
-    def play(seed):
-        game = new_game(4, 23)
-        bots = [HardBot(seed, iterations=24, evaluation="learned") if i == 2
-                else make_bot("heuristic", i) for i in range(4)]
-        play_out(game, bots)
-        return [(e.kind, e.data) for e in game.events], game.result
-
-    first = play(5)
+    first = game_with(HardBot(5, iterations=24, evaluation="learned"), 23, 2)
     assert first[1]["winners"] is not None
-    assert play(5) == first
+    assert game_with(HardBot(5, iterations=24, evaluation="learned"), 23, 2) == first
     with pytest.raises(ValueError, match="evaluation"):
         HardBot(1, evaluation="oracle")

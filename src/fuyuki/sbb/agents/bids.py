@@ -38,11 +38,16 @@ class BidSearch:
     """Scores a bid's options on common worlds. ``respond(g, seat, decision, rng)`` answers
     the decisions after the bids; ``evaluate(g)`` gives every seat's value of a world at the
     end of the round ``horizon`` rounds after the bid's (or at the game's end). ``noise``: the
-    share of the other seats' bids drawn uniformly instead of by the opponent policy."""
+    share of the other seats' bids drawn uniformly instead of by the opponent policy.
+    ``policy``: the opponent model that bids for the others in a world (a bot with ``rng``
+    and ``choose``; by default ``opponent``, the heuristic bot, whose ratings the beliefs
+    read in any case)."""
 
     def __init__(self, opponent: HeuristicBot, respond: Callable, evaluate: Callable,
-                 noise: float = 0.1, horizon: int = 0, gem_belief: int = 0) -> None:
+                 noise: float = 0.1, horizon: int = 0, gem_belief: int = 0,
+                 policy: Any = None) -> None:
         self.opponent = opponent
+        self.policy = opponent if policy is None else policy
         self.respond = respond
         self.evaluate = evaluate
         self.noise = noise
@@ -98,7 +103,7 @@ class BidSearch:
         ``history`` saw, given this world's hands."""
         answers: dict[int, Any] = {}
         weight = 1.0
-        self.opponent.rng = rng
+        self.policy.rng = rng
         seen = history.bids if history is not None else {}
         for seat, d in world.pending().items():
             opts = d.options
@@ -113,7 +118,7 @@ class BidSearch:
             elif rng.random() < self.noise:
                 answers[seat] = rng.choice(opts)
             else:
-                answers[seat] = self.opponent.choose(view, d)
+                answers[seat] = self.policy.choose(view, d)
         return answers, weight
 
     def _placed(self, world, view: dict[str, Any], parent: int) -> float:

@@ -8,7 +8,8 @@ deck orders) are drawn among those its view cannot rule out, the drafts included
 picks would have gone, :func:`.belief.draft_policy`). Then:
 
 - **a sealed bid** is searched on common worlds (:mod:`.bids`): in each world the others
-  bid from their own hand there (the heuristic bot's judgement), every option of the bot is
+  bid from their own hand there (the heuristic bot's judgement; ``opponents="learned"``:
+  the learned bid policy's chances, :mod:`.learned_policy`), every option of the bot is
   played on the same world with the same random numbers to the end of the next round
   (``bid_horizon``) and scored; the best mean wins. ``belief=True`` weighs each world by
   the likelihood of the bids the others were seen to make last round (:mod:`.belief`);
@@ -86,7 +87,8 @@ class HardBot:
                  max_rounds: int = 40, bids: str = "common", bid_noise: float = 0.1,
                  belief: bool = False, clock: str = "wall",
                  evaluation: str = "hand", bid_horizon: int | None = 1,
-                 gem_belief: int | None = None, draft_belief: bool = False) -> None:
+                 gem_belief: int | None = None, draft_belief: bool = False,
+                 opponents: str = "heuristic") -> None:
         if rollout not in ("fast", "random"):
             raise ValueError(f"rollout must be 'fast' or 'random', not {rollout!r}")
         if bids not in ("common", "tree"):
@@ -96,6 +98,8 @@ class HardBot:
                              f"not {gem_belief!r}")
         if type(draft_belief) is not bool:
             raise ValueError(f"draft_belief must be True or False, not {draft_belief!r}")
+        if opponents not in ("heuristic", "learned"):
+            raise ValueError(f"opponents must be 'heuristic' or 'learned', not {opponents!r}")
         if clock not in ("wall", "cpu"):
             raise ValueError(f"clock must be 'wall' or 'cpu', not {clock!r}")
         if evaluation not in ("hand", "learned"):
@@ -140,10 +144,18 @@ class HardBot:
         #: a bid's playouts go on to the end of the round after the bid's (``bid_horizon``
         #: rounds after it; None: to the game's end): cut at the bid's own round the bot took
         #: 0.048 less, played to the game's end 0.014 more — not shown (docs/hard-bot.md)
+        #: who the others are in a bid's worlds: the heuristic bot (``bid_noise`` of their
+        #: bids uniform), or the learned bid policy (``"learned"``, :mod:`.learned_policy`:
+        #: its chances, no more noise) — a model of unknown players
+        policy = None
+        if opponents == "learned":
+            from fuyuki.sbb.agents.learned_policy import LearnedPolicy
+            policy = LearnedPolicy(seed, cards=rules.cards if rules else None)
+            bid_noise = 0.0
         self.bid_search = BidSearch(HeuristicBot(seed, cards=rules.cards if rules else None),
                                     self._fast, self._value, noise=bid_noise,
                                     horizon=max_rounds if bid_horizon is None else bid_horizon,
-                                    gem_belief=gem_belief or 0)
+                                    gem_belief=gem_belief or 0, policy=policy)
         #: ``gem_belief=None``: 1 up to ``GEM_BELIEF_UP_TO`` players, else 0 (see choose)
         self.gem_belief = gem_belief
         #: ``belief=True``: the others' last bids as this bot's own views showed them weigh

@@ -52,17 +52,23 @@ def _bots(n: int, rng: random.Random, seed: int, args) -> list:
     return bots
 
 
+def games(args):
+    """The data's games, ``(i, seed, game, bots)``: seeds ``args.seed + i``, at 3, 4 and 5
+    players in turn, the seats' bots drawn by :func:`_bots`."""
+    rng = random.Random(args.seed)
+    for i in range(args.games):
+        seed = args.seed + i
+        n = (3, 4, 5)[i % 3]
+        yield i, seed, sbb.new_game(n, seed, quiet=True), _bots(n, rng, seed, args)
+
+
 def generate(args) -> dict[str, np.ndarray]:
     """Positions of ``args.games`` games: x (P, SEATS, SIZE), mask, y (win shares), the
     hand-set evaluation, the game's seed."""
     hand_set = HardBot(0, iterations=1)
     xs, masks, ys, olds, seeds = [], [], [], [], []
-    rng = random.Random(args.seed)
-    for i in range(args.games):
-        seed = args.seed + i
-        n = (3, 4, 5)[i % 3]
-        game = sbb.new_game(n, seed, quiet=True)
-        bots = _bots(n, rng, seed, args)
+    for i, seed, game, bots in games(args):
+        n = game.players
         rows, evals = [], []
         last_round = None
         while not game.over:
@@ -111,9 +117,14 @@ def cross_entropy(p: np.ndarray, y: np.ndarray, mask: np.ndarray) -> float:
     return float(-(y * np.log(np.clip(p, 1e-9, 1)) * mask).sum(axis=1).mean())
 
 
-def train(data: dict[str, np.ndarray], args, sources: list[dict]
-          ) -> tuple[dict, dict[str, float]]:
+def train(data: dict[str, np.ndarray], args, sources: list[dict],
+          names: tuple[str, ...] = NAMES) -> tuple[dict, dict[str, float]]:
+    """Fit a softmax over the rows of each position (``x``: positions × rows × features,
+    ``mask``: which rows exist, ``y``: the target shares) — the seats of a position here,
+    the options of a bid in :mod:`.train_policy`; ``hand_set`` holds the rule it is
+    compared with. Returns the weights (with the recipe) and the held-out report."""
     x, mask, y, old, seeds = (data[k] for k in ("x", "mask", "y", "hand_set", "seed"))
+    size = x.shape[-1]
     hold = (seeds % 10) == 0
     tr = ~hold
     rows = x[tr][mask[tr] > 0]
@@ -122,7 +133,7 @@ def train(data: dict[str, np.ndarray], args, sources: list[dict]
     xn = (x - mean) / std
     rng = np.random.default_rng(args.seed)
     h = args.hidden
-    params = {"w1": rng.normal(0, 1 / np.sqrt(SIZE), (SIZE, h)), "b1": np.zeros(h),
+    params = {"w1": rng.normal(0, 1 / np.sqrt(size), (size, h)), "b1": np.zeros(h),
               "w2": rng.normal(0, 1 / np.sqrt(h), h), "b2": np.zeros(1)}
     m1 = {k: np.zeros_like(v) for k, v in params.items()}
     m2 = {k: np.zeros_like(v) for k, v in params.items()}
@@ -166,7 +177,7 @@ def train(data: dict[str, np.ndarray], args, sources: list[dict]
         "hand_set": cross_entropy(old[hold], y[hold], mask[hold]),
         "uniform": cross_entropy(mask[hold] / mask[hold].sum(axis=1, keepdims=True),
                                  y[hold], mask[hold])}
-    weights = {"features": list(NAMES), "mean": _r(mean), "std": _r(std),
+    weights = {"features": list(names), "mean": _r(mean), "std": _r(std),
                "w1": _r(params["w1"]), "b1": _r(params["b1"]), "w2": _r(params["w2"]),
                "b2": round(float(params["b2"][0]), 6),
                "recipe": {"data": sources, **{k: getattr(args, k) for k in _TRAIN_ARGS},
@@ -178,21 +189,26 @@ def _r(a: np.ndarray):
     return np.round(a, 6).tolist()
 
 
-def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def cli(argv: list[str] | None, description: str, generate, names: tuple[str, ...], *,
+        games: int, hard: float, hard_iterations: int, hidden: int, epochs: int,
+        what: str, report=None) -> None:
+    """The ``data`` / ``train`` command line shared by this module and :mod:`.train_policy`:
+    ``generate(args)`` plays the games, ``report(weights, data)`` adds to the printed
+    report (and to the weights' recipe)."""
+    ap = argparse.ArgumentParser(description=description)
     sub = ap.add_subparsers(dest="cmd", required=True)
-    d = sub.add_parser("data", help="play games and write their positions (.npz)")
-    d.add_argument("--games", type=int, default=20000)
+    d = sub.add_parser("data", help=f"play games and write their {what} (.npz)")
+    d.add_argument("--games", type=int, default=games)
     d.add_argument("--seed", type=int, default=1)
-    d.add_argument("--hard", type=float, default=0.0, help="share of seats for the hard bot")
-    d.add_argument("--hard-iterations", type=int, default=50)
+    d.add_argument("--hard", type=float, default=hard, help="share of seats for the hard bot")
+    d.add_argument("--hard-iterations", type=int, default=hard_iterations)
     d.add_argument("--random", type=float, default=0.15, help="share of seats for random")
     d.add_argument("--progress", type=int, default=0)
     d.add_argument("--out", type=Path, required=True)
-    t = sub.add_parser("train", help="fit the weights to positions (.npz files)")
+    t = sub.add_parser("train", help=f"fit the weights to {what} (.npz files)")
     t.add_argument("data", type=Path, nargs="+")
-    t.add_argument("--hidden", type=int, default=32)
-    t.add_argument("--epochs", type=int, default=10)
+    t.add_argument("--hidden", type=int, default=hidden)
+    t.add_argument("--epochs", type=int, default=epochs)
     t.add_argument("--batch", type=int, default=256)
     t.add_argument("--lr", type=float, default=0.003)
     t.add_argument("--l2", type=float, default=1e-4)
@@ -201,14 +217,27 @@ def main(argv: list[str] | None = None) -> None:
     t.add_argument("--out", type=Path, required=True)
     args = ap.parse_args(argv)
     if args.cmd == "data":
-        np.savez_compressed(args.out, **generate(args))  # type: ignore[arg-type]
+        np.savez_compressed(args.out, **generate(args))
         return
-    parts = [dict(np.load(p)) for p in args.data]
-    sources = [json.loads(str(p.pop("recipe"))) for p in parts]
-    data = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
-    weights, report = train(data, args, sources)
+    try:
+        parts = [dict(np.load(p)) for p in args.data]
+        sources = [json.loads(str(p.pop("recipe"))) for p in parts]
+        data = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+        if data["x"].shape[-1] != len(names):
+            raise ValueError(f"rows of {data['x'].shape[-1]} numbers, not {len(names)}")
+    except (OSError, ValueError, KeyError) as e:
+        ap.error(f"not {what} written by this command's 'data': {e}")
+    weights, result = train(data, args, sources, names=names)
+    if report is not None:
+        for key, value in report(weights, data).items():
+            result[key] = weights["recipe"][key] = value
     args.out.write_text(json.dumps(weights, separators=(",", ":")) + "\n", encoding="utf-8")
-    print(json.dumps(report))
+    print(json.dumps(result))
+
+
+def main(argv: list[str] | None = None) -> None:
+    cli(argv, __doc__.split("\n\n")[0], generate, NAMES, games=20000, hard=0.0,
+        hard_iterations=50, hidden=32, epochs=10, what="positions")
 
 
 if __name__ == "__main__":
