@@ -10,7 +10,7 @@ import pytest
 
 from fuyuki.sbb import new_game
 from fuyuki.sbb.agents import make_bot
-from fuyuki.sbb.agents.belief import (BidHistory, bid_likelihood, draft_policy,
+from fuyuki.sbb.agents.belief import (BidHistory, LuckHistory, bid_likelihood, draft_policy,
                                       place_likelihood)
 from fuyuki.sbb.agents.heuristic import HeuristicBot
 from fuyuki.sbb.sampling import Sampler
@@ -227,3 +227,85 @@ def test_the_draft_belief_is_dropped_once_a_drafted_card_may_have_changed_hands(
     sampler = Sampler(view, game.rules, draft_policy=draft_policy(HeuristicBot(0)))
     assert sampler.chains.get("master") is None
     assert sampler.chains["servant"]
+
+
+def _luck_records(seeds, players=3):
+    """Heuristic games in which seat 0 keeps a LuckHistory as the hard bot does; yields, at
+    each of seat 0's bids with a choice while it holds a record, (game, history), and
+    checks every record it confirms against the truth of the moment it was offered."""
+    luck = frozenset({"luck"})
+    for seed in seeds:
+        game = new_game(players, seed)
+        bots = [make_bot("heuristic", seed * 10 + i) for i in range(players)]
+        history = LuckHistory(luck)
+        truth: dict[int, bool] = {}
+        while not game.over:
+            pend = game.pending()
+            if 0 in pend:
+                view = game.view(0)
+                before = dict(history.without)
+                history.observe(view)
+                for seat, record in history.without.items():
+                    if before.get(seat) != record:
+                        assert truth[seat] is False, "a target that held 強運 was recorded"
+                if pend[0].kind == "luck":
+                    history.offered(view, pend[0].info)
+                    truth = {s: any(game.t.names[c] in luck for c in game.s.hand[s])
+                             for s in range(players)}
+                if pend[0].kind == "bid" and len(pend[0].options) > 1 and history.without:
+                    yield game, history
+            for s, d in pend.items():
+                game.submit(s, bots[s].choose(game.view(s), d))
+
+
+def test_the_targets_of_an_effect_that_resolved_without_luck_held_none():
+    """強運 (non-)use (issue 21, item 3): every record the history makes is true — no target
+    of an effect that resolved with no 強運 played held one — and at the next bids the
+    worlds that give such a seat a 強運 weigh less, the less it drew since: the weighted
+    worlds give those seats a 強運 as often as they truly hold one (seeds 0–119: 0.075 and
+    0.075; the unweighted worlds 0.095)."""
+    records = 0
+    weighted = plain = truth = 0.0
+    for game, history in _luck_records(range(120)):
+        records += 1
+        view = game.view(0)
+        sampler = Sampler(view, game.rules)
+        rng = random.Random(records)
+        ws, holds = [], []
+        for _ in range(60):
+            world = sampler.sample(rng)
+            ws.append(history.weight(world, view))
+            holds.append(any(any(world.t.names[c] == "luck" for c in world.s.hand[s])
+                             for s in history.without))
+        assert min(ws) > 0 and max(ws) == 1.0
+        assert all(w == 1.0 for w, h in zip(ws, holds) if not h)
+        plain += sum(holds) / len(holds)
+        weighted += sum(w for w, h in zip(ws, holds) if h) / sum(ws)
+        truth += any(any(game.t.names[c] == "luck" for c in game.s.hand[s])
+                     for s in history.without)
+    assert records >= 100
+    assert weighted < plain
+    assert abs(weighted - truth) < 0.5 * abs(plain - truth)
+
+
+def test_the_luck_record_is_dropped_when_luck_reached_the_discard_and_after_a_round():
+    history = LuckHistory(frozenset({"luck"}))
+    seats = [{"hand_size": 4}, {"hand_size": 3}, {"hand_size": 5}]
+    view = {"seat": 0, "round": 2, "seats": seats, "discards": {"action": ["red-sortie-1"]}}
+    history.offered(view, {"source": 2, "targets": [0, 1]})
+    history.observe({**view, "discards": {"action": ["red-sortie-1", "luck"]}})
+    assert history.without == {}       # someone played 強運: nothing is known
+    history.offered(view, {"source": 2, "targets": [0, 1]})
+    history.observe(view)
+    assert history.without == {1: (3, 2)}   # not my own seat
+
+    class World:
+        class t:
+            names = ["", "luck", "red-sortie-1"]
+
+        class s:
+            hand = [[], [1, 2, 2, 2, 2], []]
+
+    later = {**view, "round": 3, "seats": [{"hand_size": 4}, {"hand_size": 5}, {"hand_size": 5}]}
+    assert history.weight(World, later) == pytest.approx(0.05 + 0.95 * 2 / 5)
+    assert history.weight(World, {**later, "round": 4}) == 1.0

@@ -286,6 +286,11 @@ def test_hard_bot_refuses_a_draft_belief_that_is_not_true_or_false():
         HardBot(1, draft_belief=1)
 
 
+def test_hard_bot_refuses_a_luck_belief_that_is_not_true_or_false():
+    with pytest.raises(ValueError, match="luck_belief"):
+        HardBot(1, luck_belief="yes")
+
+
 def test_sampler_needs_a_seat_view_and_a_rebuildable_decision():
     """A spectator's view cannot be determinized for a seat; a decision asked in the middle
     of an effect (強運) is refused with Unsupported, and the bot then answers like the
@@ -440,14 +445,14 @@ def test_sampler_rebuilds_the_rules_from_the_view():
     assert sampler.sample(random.Random(0)).pending()[seat] == d
 
 
-@pytest.mark.parametrize("belief,draft_belief", [(False, False), (True, False), (False, True)])
-def test_a_whole_game_with_a_hard_bot_replays_exactly_from_its_seed(belief, draft_belief):
+@pytest.mark.parametrize("belief", [{}, {"belief": True}, {"draft_belief": True},
+                                    {"luck_belief": True}])
+def test_a_whole_game_with_a_hard_bot_replays_exactly_from_its_seed(belief):
     """``--bots hard --seed N`` with an iteration budget: the same seeds play the same game
-    (every answer, hence every event) — with the belief from the others' bids, or from
-    their draft picks, too."""
+    (every answer, hence every event) — with the belief from the others' bids, from their
+    draft picks, or from their silence at 強運, too."""
     def play(seed):
-        return game_with(HardBot(seed, iterations=24, belief=belief, draft_belief=draft_belief),
-                         21, 1)
+        return game_with(HardBot(seed, iterations=24, **belief), 21, 1)
 
     first = play(3)
     assert play(3) == first

@@ -62,6 +62,60 @@ class BidHistory:
         self._my_bid = card
 
 
+class LuckHistory:
+    """What the others' silence at 強運 tells. An effect aimed at some seats is offered to
+    every seat at once for 強運 (so nobody learns who holds it); a heuristic bot plays it
+    whenever the effect is aimed at it. So when an effect resolves and no 強運 reaches the
+    action discard, none of its targets held one then. The bot records each of its own 強運
+    decisions (:meth:`offered`: the targets and their hand sizes, and the 強運 cards already
+    discarded) and confirms it at its next decision (:meth:`observe`) if no 強運 was
+    discarded in between; a seat's latest confirmed hand size and round are kept.
+
+    A world's **weight** (:meth:`weight`), in that round and the next: a seat known to have
+    held no 強運 may hold one only among the cards it drew since — of its ``h`` cards, the
+    ``k`` more it holds than then (effects come after the bids, so until the next round's
+    bids it only draws); a world that gives it a 強運 counts ``FLOOR + (1 - FLOOR) * k / h``
+    (the chance, hands being exchangeable, that the card is one of the new ones; the floor
+    for a player who does not play 強運 like the heuristic bot). Later rounds' bids mix old
+    and new cards: the record is dropped."""
+
+    def __init__(self, luck_cards: frozenset[str]) -> None:
+        self.luck_cards = luck_cards
+        self._pending: tuple[dict[int, tuple[int, int]], int] | None = None
+        #: seat -> (its hand size, the round) when it was last seen to hold no 強運
+        self.without: dict[int, tuple[int, int]] = {}
+
+    def _discarded(self, view: dict[str, Any]) -> int:
+        return sum(1 for c in view["discards"]["action"] if c in self.luck_cards)
+
+    def observe(self, view: dict[str, Any]) -> None:
+        """Call at each of my decisions, first: confirms the last 強運 offer I saw."""
+        if self._pending is not None:
+            targets, discarded = self._pending
+            self._pending = None
+            if self._discarded(view) == discarded:
+                self.without.update(targets)
+
+    def offered(self, view: dict[str, Any], info: dict[str, Any]) -> None:
+        """Call at each of my 強運 decisions (after :meth:`observe`)."""
+        me = view["seat"]
+        self._pending = ({t: (view["seats"][t]["hand_size"], view["round"])
+                          for t in info.get("targets", ()) if t != me}, self._discarded(view))
+
+    def weight(self, world: Any, view: dict[str, Any]) -> float:
+        """The weight of the sampled game ``world`` at my ``view``."""
+        names = world.t.names
+        w = 1.0
+        for seat, (then, round_then) in self.without.items():
+            if view["round"] > round_then + 1:
+                continue
+            now = view["seats"][seat]["hand_size"]
+            drawn = max(0, now - then)
+            if drawn < now and any(names[c] in self.luck_cards for c in world.s.hand[seat]):
+                w *= FLOOR + (1 - FLOOR) * drawn / now
+        return w
+
+
 def shares(scores: dict[str, float], temperature: float = TEMPERATURE) -> dict[str, float]:
     """The chance of each option from the opponent policy's scores of them: a softmax
     (``temperature``) mixed with a uniform floor (``FLOOR``)."""

@@ -17,7 +17,8 @@ learn one "best on average" card over all sampled worlds, whatever hand each wor
 4. the answer is the option with the best mean over the worlds — a paired comparison, so
    the choice is not decided by noise between worlds. With a :class:`.belief.BidHistory`
    each world counts with its weight: the likelihood, under the same opponent policy, of
-   the bids the others were seen to make last round (:mod:`.belief`).
+   the bids the others were seen to make last round (:mod:`.belief`); with a
+   :class:`.belief.LuckHistory`, by what their silence at 強運 told of their hands.
 
 The budget counts (world, option) playouts: ``iterations`` of them, or as many as fit in
 ``seconds``. Deterministic for an iteration budget and a seed.
@@ -29,7 +30,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from fuyuki.sbb.agents.belief import BidHistory, bid_likelihood, place_likelihood
+from fuyuki.sbb.agents.belief import BidHistory, LuckHistory, bid_likelihood, place_likelihood
 from fuyuki.sbb.agents.heuristic import HeuristicBot
 from fuyuki.sbb.sampling import Sampler
 
@@ -58,7 +59,7 @@ class BidSearch:
 
     def run(self, sampler: Sampler, me: int, options: tuple, rng: random.Random,
             more: Callable[[int], bool], history: BidHistory | None = None,
-            view: dict[str, Any] | None = None
+            view: dict[str, Any] | None = None, luck: LuckHistory | None = None
             ) -> tuple[Any, dict[Any, float], int, float]:
         """Worlds while ``more(playouts so far)``; returns the chosen option, the weighted
         mean value of each option, the number of worlds and their effective number
@@ -79,6 +80,8 @@ class BidSearch:
             answers, w = self._answers(world, me, rng, history)
             if gem == 1:
                 w *= self._placed(world, view, parent)
+            if luck is not None and view is not None:
+                w *= luck.weight(world, view)
             playout_seed = rng.getrandbits(32)
             # the last round played: the bid's own (the bids, once submitted, may already
             # have run the engine into the next round and its first decisions)

@@ -14,7 +14,8 @@ picks would have gone, :func:`.belief.draft_policy`). Then:
   (``bid_horizon``) and scored; the best mean wins. ``belief=True`` weighs each world by
   the likelihood of the bids the others were seen to make last round (:mod:`.belief`);
   at three players each world by how well its parent's hand explains where the parent put
-  the round's extra gem (``gem_belief``);
+  the round's extra gem (``gem_belief``); ``luck_belief=True`` by the others' silence at
+  強運 (an effect aimed at them resolved: they held none);
 - **the drafts** like the heuristic bot (its tuned preferences) at three and four players,
   searched as below, to the end of the game, from five on (``search_drafts``);
 - **any other searched decision** (the extra gem, 宝石魔術, a swap's target) by
@@ -47,7 +48,7 @@ import time
 from typing import Any
 
 from fuyuki.core.protocol import Decision
-from fuyuki.sbb.agents.belief import BidHistory, draft_policy
+from fuyuki.sbb.agents.belief import BidHistory, LuckHistory, draft_policy
 from fuyuki.sbb.agents.bids import BidSearch
 from fuyuki.sbb.agents.heuristic import MASTER_PREF, SERVANT_PREF, HeuristicBot
 from fuyuki.sbb.cards import parse_action
@@ -88,7 +89,7 @@ class HardBot:
                  belief: bool = False, clock: str = "wall",
                  evaluation: str = "hand", bid_horizon: int | None = 1,
                  gem_belief: int | None = None, draft_belief: bool = False,
-                 opponents: str = "heuristic") -> None:
+                 opponents: str = "heuristic", luck_belief: bool = False) -> None:
         if rollout not in ("fast", "random"):
             raise ValueError(f"rollout must be 'fast' or 'random', not {rollout!r}")
         if bids not in ("common", "tree"):
@@ -96,6 +97,8 @@ class HardBot:
         if gem_belief is not None and (type(gem_belief) is not int or gem_belief < 0):
             raise ValueError(f"gem_belief must be a whole number >= 0 or None, "
                              f"not {gem_belief!r}")
+        if type(luck_belief) is not bool:
+            raise ValueError(f"luck_belief must be True or False, not {luck_belief!r}")
         if type(draft_belief) is not bool:
             raise ValueError(f"draft_belief must be True or False, not {draft_belief!r}")
         if opponents not in ("heuristic", "learned"):
@@ -167,6 +170,10 @@ class HardBot:
         #: default: +0.007 (−0.016 to +0.030) over 1,800 paired games at three players, the
         #: true masters and servants themselves worth +0.010 (docs/hard-bot.md, eighth pass)
         self.draft_policy = draft_policy(self.fallback) if draft_belief else None
+        #: ``luck_belief=True``: an effect that resolved with no 強運 played tells that its
+        #: targets held none (:class:`.belief.LuckHistory`); the bid's worlds are weighed by it
+        self.luck = (LuckHistory(frozenset(c for c, e in self.fallback.cards.events.items()
+                                           if e.kind == "luck")) if luck_belief else None)
         self._parsed: dict[str, Any] = {}
         #: after each search: {"iterations": int, "seconds": float}
         self.last_search: dict[str, Any] = {}
@@ -175,6 +182,10 @@ class HardBot:
     # ------------------------------------------------------------------ the bot
     def choose(self, view: dict[str, Any], decision: Decision) -> Any:
         options = decision.options
+        if self.luck is not None:
+            self.luck.observe(view)
+            if decision.kind == "luck":
+                self.luck.offered(view, decision.info)
         if len(options) == 1:
             return options[0]
         if decision.kind.startswith("draft") and not self.searches_drafts(len(view["seats"])):
@@ -223,7 +234,7 @@ class HardBot:
             return now + per * len(decision.options) < deadline
 
         choice, means, worlds, effective = self.bid_search.run(
-            sampler, me, decision.options, self.rng, more, self.history, view)
+            sampler, me, decision.options, self.rng, more, self.history, view, self.luck)
         self.last_search = {"iterations": worlds * len(decision.options), "worlds": worlds,
                             "effective_worlds": effective, "values": means,
                             "seconds": clock() - start}
