@@ -87,3 +87,21 @@ def test_simulate_hard_bots_with_an_iteration_budget_is_reproducible():
     ra, rb = json.loads(a.stdout), json.loads(b.stdout)
     assert ra["config"]["bot_iterations"] == 5
     assert ra == rb
+
+
+def test_the_plots_find_a_cjk_font_installed_after_matplotlibs_font_cache(monkeypatch):
+    """matplotlib lists fonts once per version (a cache); a CJK font installed after it
+    (``./dev test`` installs Noto CJK) is added from the system's font files, so the plots'
+    Japanese is not drawn as empty boxes."""
+    import pytest
+    from matplotlib import font_manager
+
+    from fuyuki.sim.report_html import CJK_FONTS, _pyplot
+
+    if not any("CJK" in p for p in font_manager.findSystemFonts(fontext="ttf")):
+        pytest.skip("no CJK font file on this machine")
+    fm = font_manager.fontManager
+    monkeypatch.setattr(fm, "ttflist", [f for f in fm.ttflist if f.name not in CJK_FONTS])
+    plt = _pyplot()
+    assert plt.rcParams["font.family"][0] in CJK_FONTS
+    assert any(f.name in CJK_FONTS for f in fm.ttflist)

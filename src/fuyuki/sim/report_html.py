@@ -21,11 +21,27 @@ def _pyplot():
     import matplotlib.pyplot as plt
     from matplotlib import font_manager
 
-    have = {f.name for f in font_manager.fontManager.ttflist}
-    fonts = [f for f in CJK_FONTS if f in have]
+    fonts = _cjk_fonts(font_manager)
     plt.rcParams["font.family"] = fonts + ["DejaVu Sans"] if fonts else ["DejaVu Sans"]
     plt.rcParams["font.size"] = 11
     return plt
+
+
+def _cjk_fonts(font_manager) -> list[str]:
+    """The CJK fonts of :data:`CJK_FONTS` matplotlib can use. Its font list is a cache made
+    once per matplotlib version: a font installed after it (``./dev test`` installs Noto
+    CJK) is missing from it, and the plots' Japanese would come out as empty boxes. So when
+    none is listed, the system's CJK font files are added to it."""
+    have = {f.name for f in font_manager.fontManager.ttflist}
+    if not any(f in have for f in CJK_FONTS):
+        for path in font_manager.findSystemFonts(fontext="ttf"):
+            if any(key in path for key in ("CJK", "IPAex", "Takao")):
+                try:
+                    font_manager.fontManager.addfont(path)
+                except (OSError, RuntimeError, ValueError):
+                    continue   # a file it cannot read: the others may do
+        have = {f.name for f in font_manager.fontManager.ttflist}
+    return [f for f in CJK_FONTS if f in have]
 
 
 def _png(fig) -> str:
