@@ -105,7 +105,7 @@ def test_the_policy_training_recipe_runs_end_to_end(tmp_path, capsys):
     report = json.loads(capsys.readouterr().out)
     assert report["positions"] > 20 and report["learned"] > 0 and report["uniform"] > 0
     policy = LearnedPolicy(0, path=weights)
-    assert policy.w1.shape == (SIZE, 4)
+    assert policy.model.w1.shape == (SIZE, 4)
     seen, options, _ = _bids(3, range(8, 9))[0]
     assert abs(sum(policy.probabilities(seen, options)) - 1) < 1e-9
 

@@ -144,17 +144,17 @@ class HardBot:
         self.model = model
         self.prior_weight = prior_weight
         self.fallback = HeuristicBot(seed, cards=rules.cards if rules else None)
-        #: a bid's playouts go on to the end of the round after the bid's (``bid_horizon``
-        #: rounds after it; None: to the game's end): cut at the bid's own round the bot took
-        #: 0.048 less, played to the game's end 0.014 more — not shown (docs/hard-bot.md)
-        #: who the others are in a bid's worlds: the heuristic bot (``bid_noise`` of their
-        #: bids uniform), or the learned bid policy (``"learned"``, :mod:`.learned_policy`:
-        #: its chances, no more noise) — a model of unknown players
+        # who the others are in a bid's worlds: the heuristic bot (``bid_noise`` of their
+        # bids uniform), or the learned bid policy (``"learned"``, :mod:`.learned_policy`:
+        # its chances, no more noise) — a model of unknown players
         policy = None
         if opponents == "learned":
             from fuyuki.sbb.agents.learned_policy import LearnedPolicy
             policy = LearnedPolicy(seed, cards=rules.cards if rules else None)
             bid_noise = 0.0
+        #: a bid's playouts go on to the end of the round after the bid's (``bid_horizon``
+        #: rounds after it; None: to the game's end): cut at the bid's own round the bot took
+        #: 0.048 less, played to the game's end 0.014 more — not shown (docs/hard-bot.md)
         self.bid_search = BidSearch(HeuristicBot(seed, cards=rules.cards if rules else None),
                                     self._fast, self._value, noise=bid_noise,
                                     horizon=max_rounds if bid_horizon is None else bid_horizon,

@@ -21,13 +21,13 @@ from fuyuki.sbb.agents.features import NAMES, seat_features
 WEIGHTS = Path(__file__).with_name("eval_weights.json")
 
 
-class LearnedEval:
-    """``LearnedEval()(g)``: every seat's predicted share of the win in game ``g``."""
+class Mlp:
+    """The shape of both learned models' weights (this evaluation and the bid policy of
+    :mod:`.learned_policy`): rows standardised, one tanh layer, a linear score per row."""
 
-    def __init__(self, path: str | Path = WEIGHTS) -> None:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-        if tuple(data["features"]) != NAMES:
-            raise ValueError(f"{path}: the weights were trained on other features")
+    def __init__(self, data: dict, names: tuple[str, ...], source: object) -> None:
+        if tuple(data["features"]) != names:
+            raise ValueError(f"{source}: the weights were trained on other features")
         self.mean = np.array(data["mean"])
         self.std = np.array(data["std"])
         self.w1 = np.array(data["w1"])
@@ -37,10 +37,16 @@ class LearnedEval:
         self.recipe = data.get("recipe", {})
 
     def scores(self, x: np.ndarray) -> np.ndarray:
-        """The score of each row of ``x`` (rows of :data:`.features.NAMES`, any shape
-        ``(..., len(NAMES))``)."""
+        """The score of each row of ``x`` (any shape ``(..., features)``)."""
         h = np.tanh(((x - self.mean) / self.std) @ self.w1 + self.b1)
         return h @ self.w2 + self.b2
+
+
+class LearnedEval(Mlp):
+    """``LearnedEval()(g)``: every seat's predicted share of the win in game ``g``."""
+
+    def __init__(self, path: str | Path = WEIGHTS) -> None:
+        super().__init__(json.loads(Path(path).read_text(encoding="utf-8")), NAMES, path)
 
     def __call__(self, g) -> list[float]:
         z = self.scores(np.array(seat_features(g)))

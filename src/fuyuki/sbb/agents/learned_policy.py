@@ -30,6 +30,7 @@ import numpy as np
 
 from fuyuki.core.protocol import Decision
 from fuyuki.sbb.agents.heuristic import HeuristicBot
+from fuyuki.sbb.agents.learned_eval import Mlp
 from fuyuki.sbb.cards import ACTION
 from fuyuki.sbb.view import Seen, seen_of_view
 
@@ -79,17 +80,12 @@ class LearnedPolicy:
     needs_view = True
 
     def __init__(self, seed: int = 0, cards: Any = None, path: str | Path = WEIGHTS) -> None:
-        self.mean, self.std, self.w1, self.b1, self.w2, self.b2, self.recipe = _load(str(path))
+        self.model = _load(str(path))
         self.rating = HeuristicBot(seed, cards=cards)
         self.rng = random.Random(seed)
 
-    def scores(self, x: np.ndarray) -> np.ndarray:
-        """The score of each row of ``x`` (rows of :data:`NAMES`)."""
-        h = np.tanh(((x - self.mean) / self.std) @ self.w1 + self.b1)
-        return h @ self.w2 + self.b2
-
     def probabilities(self, seen: Seen, options: Any) -> list[float]:
-        z = self.scores(np.array(option_features(self.rating, seen, options)))
+        z = self.model.scores(np.array(option_features(self.rating, seen, options)))
         e = np.exp(z - z.max())
         return (e / e.sum()).tolist()
 
@@ -109,11 +105,6 @@ class LearnedPolicy:
 
 
 @functools.cache
-def _load(path: str) -> tuple[Any, ...]:
-    """A weights file's arrays, read once per process (a hard bot is made for every game)."""
-    data = json.loads(Path(path).read_text(encoding="utf-8"))
-    if tuple(data["features"]) != NAMES:
-        raise ValueError(f"{path}: the weights were trained on other features")
-    return (np.array(data["mean"]), np.array(data["std"]), np.array(data["w1"]),
-            np.array(data["b1"]), np.array(data["w2"]), float(data["b2"]),
-            data.get("recipe", {}))
+def _load(path: str) -> Mlp:
+    """A weights file, read once per process (a hard bot is made for every game)."""
+    return Mlp(json.loads(Path(path).read_text(encoding="utf-8")), NAMES, path)

@@ -29,6 +29,7 @@ import numpy as np
 
 from fuyuki.sbb.agents.belief import shares
 from fuyuki.sbb.agents.heuristic import HeuristicBot
+from fuyuki.sbb.agents.learned_eval import Mlp
 from fuyuki.sbb.agents.learned_policy import NAMES, SIZE, option_features
 from fuyuki.sbb.agents.train_eval import _softmax, cli, cross_entropy, games
 from fuyuki.sbb.view import build_seen
@@ -82,9 +83,7 @@ def by_kind(weights: dict, data: dict[str, np.ndarray]) -> dict[str, dict[str, f
     """The held-out cross-entropy of the policy and of the belief's rule, per bidder kind."""
     x, mask, y, old, seeds, kind = (data[k] for k in
                                     ("x", "mask", "y", "hand_set", "seed", "kind"))
-    mean, std = np.array(weights["mean"]), np.array(weights["std"])
-    h = np.tanh(((x - mean) / std) @ np.array(weights["w1"]) + np.array(weights["b1"]))
-    p = _softmax(h @ np.array(weights["w2"]) + weights["b2"], mask)
+    p = _softmax(Mlp(weights, NAMES, "the weights").scores(x), mask)
     out = {}
     for i, name in enumerate(KINDS):
         sel = ((seeds % 10) == 0) & (kind == i)
