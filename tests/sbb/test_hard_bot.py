@@ -177,9 +177,13 @@ def _hide_differently(game, seat, rng):
     return other, changed
 
 
-def test_hard_bot_reads_nothing_but_its_own_view():
+@pytest.mark.parametrize("options", [{}, {"opponents": "learned", "luck_belief": True,
+                                          "belief": True, "draft_belief": True}],
+                         ids=["default", "every belief and the learned opponents"])
+def test_hard_bot_reads_nothing_but_its_own_view(options):
     """Two games that differ only in other seats' hidden cards: with the same seed the hard
-    bot decides the same, at every kind of decision it searches."""
+    bot decides the same, at every kind of decision it searches — with every belief and
+    opponent model on, too."""
     compared = 0
     for seed in range(3):
         game = new_game(4, seed)
@@ -196,8 +200,9 @@ def test_hard_bot_reads_nothing_but_its_own_view():
             assert twin.view(seat) == g.view(seat)
             assert (twin.s.hand, twin.s.master, twin.s.servant, twin.s.adeck) != \
                 (g.s.hand, g.s.master, g.s.servant, g.s.adeck)
-            a = HardBot(seed=5, iterations=40).choose(g.view(seat), d)
-            b = HardBot(seed=5, iterations=40).choose(twin.view(seat), twin.pending()[seat])
+            a = HardBot(seed=5, iterations=40, **options).choose(g.view(seat), d)
+            b = HardBot(seed=5, iterations=40, **options).choose(twin.view(seat),
+                                                                 twin.pending()[seat])
             assert a == b
             compared += 1
 
