@@ -299,12 +299,10 @@ def test_the_luck_record_is_dropped_when_luck_reached_the_discard_and_after_a_ro
     history.observe(view)
     assert history.without == {1: (3, 2)}   # not my own seat
 
-    class World:
-        class t:
-            names = ["", "luck", "red-sortie-1"]
-
-        class s:
-            hand = [[], [1, 2, 2, 2, 2], []]
+    class World:   # a sampled game in which seat 1 holds a 強運
+        @staticmethod
+        def holds_luck(seat):
+            return 1 if seat == 1 else 0
 
     later = {**view, "round": 3, "seats": [{"hand_size": 4}, {"hand_size": 5}, {"hand_size": 5}]}
     assert history.weight(World, later) == pytest.approx(0.05 + 0.95 * 2 / 5)

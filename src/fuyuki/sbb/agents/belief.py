@@ -104,14 +104,13 @@ class LuckHistory:
 
     def weight(self, world: Any, view: dict[str, Any]) -> float:
         """The weight of the sampled game ``world`` at my ``view``."""
-        names = world.t.names
         w = 1.0
         for seat, (then, round_then) in self.without.items():
             if view["round"] > round_then + 1:
                 continue
             now = view["seats"][seat]["hand_size"]
             drawn = max(0, now - then)
-            if drawn < now and any(names[c] in self.luck_cards for c in world.s.hand[seat]):
+            if drawn < now and world.holds_luck(seat):
                 w *= FLOOR + (1 - FLOOR) * drawn / now
         return w
 

@@ -172,8 +172,9 @@ class HardBot:
         self.draft_policy = draft_policy(self.fallback) if draft_belief else None
         #: ``luck_belief=True``: an effect that resolved with no 強運 played tells that its
         #: targets held none (:class:`.belief.LuckHistory`); the bid's worlds are weighed by it
-        self.luck = (LuckHistory(frozenset(c for c, e in self.fallback.cards.events.items()
-                                           if e.kind == "luck")) if luck_belief else None)
+        cards = self.fallback.cards
+        self.luck = (LuckHistory(frozenset(cards.luck_cards(list(cards.events))))
+                     if luck_belief else None)
         self._parsed: dict[str, Any] = {}
         #: after each search: {"iterations": int, "seconds": float}
         self.last_search: dict[str, Any] = {}
