@@ -10,9 +10,12 @@ import pytest
 
 from fuyuki.sbb import new_game
 from fuyuki.sbb.agents import make_bot
-from fuyuki.sbb.agents.belief import (BidHistory, LuckHistory, bid_likelihood, draft_policy,
-                                      place_likelihood)
+from fuyuki.sbb.agents.belief import (BidHistory, JewelHistory, LuckHistory, bid_likelihood,
+                                      draft_policy, place_likelihood)
 from fuyuki.sbb.agents.heuristic import HeuristicBot
+from fuyuki.sbb.cards import card_value, parse_action
+from fuyuki.sbb.modes import modes
+from fuyuki.sbb.rules import Rules, editions
 from fuyuki.sbb.sampling import Sampler
 
 from .conftest import first_bid
@@ -307,3 +310,114 @@ def test_the_luck_record_is_dropped_when_luck_reached_the_discard_and_after_a_ro
     later = {**view, "round": 3, "seats": [{"hand_size": 4}, {"hand_size": 5}, {"hand_size": 5}]}
     assert history.weight(World, later) == pytest.approx(0.05 + 0.95 * 2 / 5)
     assert history.weight(World, {**later, "round": 4}) == 1.0
+
+
+def _jewel_records(seeds, players=3):
+    """Heuristic games in which seat 0 keeps a JewelHistory as the hard bot does; yields, at
+    each of seat 0's bids with a choice while it holds a record, (game, history), and checks
+    every record against the truth: the cards the seat held when 宝石魔術 was offered (its
+    hand at the bids less its bid; less the card it discarded) had no forbidden value."""
+    policy = HeuristicBot(0)
+    history = None
+    for seed in seeds:
+        game = new_game(players, seed)
+        bots = [make_bot("heuristic", seed * 10 + i) for i in range(players)]
+        history = JewelHistory(policy, frozenset({"luck"}))
+        held: dict[int, list[str]] = {}   # each seat's hand at the last bids, less its bid
+        while not game.over:
+            pend = game.pending()
+            if 0 in pend and pend[0].kind == "bid" and len(pend[0].options) > 1:
+                history.observe(game.view(0))
+                for seat, (forbidden, old, _) in history.records.items():
+                    kept = [c for c in held[seat]
+                            if parse_action(c) and card_value(c) in forbidden]
+                    assert not kept, (seed, seat, forbidden, held[seat])
+                    assert old == len(held[seat])
+                if history.records:
+                    yield game, history
+            choices = {s: bots[s].choose(game.view(s), d) for s, d in pend.items()}
+            for s, d in pend.items():
+                if d.kind == "bid":
+                    held[s] = [game.t.names[c] for c in game.s.hand[s]]
+                    held[s].remove(choices[s])
+                    if s == 0:
+                        history.bid(choices[s])
+                elif d.kind == "jewel" and choices[s] != "pass":
+                    held[s].remove(choices[s])
+            for s, c in choices.items():
+                game.submit(s, c)
+
+
+def test_a_face_up_rins_use_or_non_use_of_jewel_tells_which_cards_her_hand_lacked():
+    """宝石魔術 (non-)use (issue 21, item 3): every record is true — the cards a face-up 凛
+    held when she passed (or discarded a card) had none of the values the heuristic bot
+    would have discarded instead — and at the next bids the weighted worlds give her fewer
+    such cards, near the truth (seeds 0–149, 38 records: 0.80 a seat unweighted, 0.49
+    weighted, 0.37 true)."""
+    records = 0
+    weighted = plain = truth = 0.0
+    for game, history in _jewel_records(range(150)):
+        records += 1
+        view = game.view(0)
+        sampler = Sampler(view, game.rules)
+        rng = random.Random(records)
+
+        def forbidden_cards(g):
+            return statistics.mean(
+                sum(1 for c in g.s.hand[seat] if g.t.colour[c] >= 0 and g.t.value[c] in f)
+                for seat, (f, _, _) in history.records.items())
+
+        ws, counts = [], []
+        for _ in range(60):
+            world = sampler.sample(rng)
+            ws.append(history.weight(world, view))
+            counts.append(forbidden_cards(world))
+        assert 0 < min(ws) and max(ws) <= 1.0
+        assert all(w == 1.0 for w, n in zip(ws, counts) if n == 0)
+        plain += statistics.mean(counts)
+        weighted += sum(w * n for w, n in zip(ws, counts)) / sum(ws)
+        truth += forbidden_cards(game)
+    assert records >= 30
+    assert weighted < plain
+    assert abs(weighted - truth) < 0.5 * abs(plain - truth)
+
+
+def test_the_jewel_weight_is_the_chance_that_no_forbidden_card_is_an_old_one():
+    history = JewelHistory(HeuristicBot(0), frozenset({"luck"}))
+    history.records = {1: (frozenset({4, 5}), 2, 3)}
+    game = new_game(3, 1)
+    t = game.t
+    game.s.hand[1] = [t.ids[c] for c in ("red-sortie-5", "red-sortie-1", "luck", "red-np-2")]
+    # 4 cards, 1 forbidden, 2 of them old: C(3, 2) / C(4, 2) = 1/2
+    assert history.weight(game, {"round": 3}) == pytest.approx(0.05 + 0.95 * 3 / 6)
+    game.s.hand[1].append(t.ids["blue-sortie-4"])
+    # 5 cards, 2 forbidden: C(3, 2) / C(5, 2) = 3/10
+    assert history.weight(game, {"round": 3}) == pytest.approx(0.05 + 0.95 * 3 / 10)
+    assert history.weight(game, {"round": 4}) == 1.0   # only at the bids right after
+
+
+def test_substitute_is_offered_only_with_its_master_face_up():
+    """身代わり's use or non-use tells nothing hidden (issue 21, item 3): it is offered only
+    when a servant would be destroyed in a battle, where every participant's master and
+    servant were turned face up at the reveal — so the master (士郎) is public when it is
+    asked, and the answer involves no hand. Random and heuristic seats, every edition × mode
+    × player count."""
+    offers = 0
+    for edition in editions():
+        for mode in ["standard"] + modes():
+            rules = Rules.preset(edition, mode)
+            for players in rules.players:
+                for seed in range(6):
+                    game = new_game(players, seed, rules)
+                    bots = [make_bot("random" if (seed + k) % 2 else "heuristic", seed * 7 + k)
+                            for k in range(players)]
+                    while not game.over:
+                        for seat, d in game.pending().items():
+                            if d.kind == "substitute":
+                                offers += 1
+                                assert game.s.m_up[seat] and game.s.s_up[seat]
+                                assert game.view(0)["seats"][seat]["master"] is not None
+                            bot = bots[seat]
+                            view = game.view(seat) if bot.needs_view else None
+                            game.submit(seat, bot.choose(view, d))
+    assert offers >= 100

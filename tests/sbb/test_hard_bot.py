@@ -178,7 +178,8 @@ def _hide_differently(game, seat, rng):
 
 
 @pytest.mark.parametrize("options", [{}, {"opponents": "learned", "luck_belief": True,
-                                          "belief": True, "draft_belief": True}],
+                                          "belief": True, "draft_belief": True,
+                                          "jewel_belief": True}],
                          ids=["default", "every belief and the learned opponents"])
 def test_hard_bot_reads_nothing_but_its_own_view(options):
     """Two games that differ only in other seats' hidden cards: with the same seed the hard
@@ -294,6 +295,11 @@ def test_hard_bot_refuses_a_draft_belief_that_is_not_true_or_false():
 def test_hard_bot_refuses_a_luck_belief_that_is_not_true_or_false():
     with pytest.raises(ValueError, match="luck_belief"):
         HardBot(1, luck_belief="yes")
+
+
+def test_hard_bot_refuses_a_jewel_belief_that_is_not_true_or_false():
+    with pytest.raises(ValueError, match="jewel_belief"):
+        HardBot(1, jewel_belief=1)
 
 
 def test_sampler_needs_a_seat_view_and_a_rebuildable_decision():
@@ -451,11 +457,11 @@ def test_sampler_rebuilds_the_rules_from_the_view():
 
 
 @pytest.mark.parametrize("belief", [{}, {"belief": True}, {"draft_belief": True},
-                                    {"luck_belief": True}])
+                                    {"luck_belief": True}, {"jewel_belief": True}])
 def test_a_whole_game_with_a_hard_bot_replays_exactly_from_its_seed(belief):
     """``--bots hard --seed N`` with an iteration budget: the same seeds play the same game
     (every answer, hence every event) — with the belief from the others' bids, from their
-    draft picks, or from their silence at 強運, too."""
+    draft picks, from their silence at 強運 or from 凛's 宝石魔術, too."""
     def play(seed):
         return game_with(HardBot(seed, iterations=24, **belief), 21, 1)
 

@@ -22,7 +22,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from fuyuki.core.protocol import Decision
 from fuyuki.sbb.agents.heuristic import HeuristicBot
+from fuyuki.sbb.cards import card_value, parse_action
 from fuyuki.sbb.view import seen_of_view
 
 TEMPERATURE = 0.2   # in the heuristic's score units (about gems)
@@ -39,11 +41,15 @@ class BidHistory:
         #: the last round's observed bids: seat -> card, and the table they were bid on
         self.bids: dict[int, str] = {}
         self.table: dict[str, Any] | None = None
+        #: my own bid of that round, and the cards discarded in it before the bids (宝石魔術's
+        #: card, 強運)
+        self.mine: Any = None
+        self.between: list[str] = []
 
     def observe(self, view: dict[str, Any]) -> None:
         """Call at each of my bid decisions, before bidding (then :meth:`bid`)."""
         last = self._last
-        self.bids, self.table = {}, None
+        self.bids, self.table, self.mine, self.between = {}, None, None, []
         if last is not None and view["round"] == last["round"] + 1:
             before = last["discards"]["action"]
             now = view["discards"]["action"]
@@ -52,8 +58,9 @@ class BidHistory:
                 cards = now[len(now) - len(bidders):]
                 got = dict(zip(bidders, cards))
                 if got.get(last["seat"]) == self._my_bid:
-                    got.pop(last["seat"])
+                    self.mine = got.pop(last["seat"])
                     self.bids, self.table = got, last
+                    self.between = now[len(before):len(now) - len(bidders)]
         self._last = view
         self._my_bid = None
 
@@ -112,6 +119,116 @@ class LuckHistory:
             drawn = max(0, now - then)
             if drawn < now and world.holds_luck(seat):
                 w *= FLOOR + (1 - FLOOR) * drawn / now
+        return w
+
+
+class JewelHistory:
+    """What a face-up 凛's use or non-use of 宝石魔術 tells of her hand. 宝石魔術 is offered to
+    its master's seat in every contested battle after the reveal, with every action card of
+    its hand (so 凛 is face up then, and the card, if one is discarded, reaches the action
+    discard before the round's bids). A heuristic bot discards the card that buys the best
+    outcome of its battle, or passes when none is worth it; which cards would have been worth
+    it is worked out from the table of that bid alone (the revealed bids, masters and
+    servants, the land's gems), not from the hand. So a pass says the hand then held no such
+    card, and a use says it held none rated above the card discarded.
+
+    :meth:`observe` (at each of my bids) reads the last round from a :class:`BidHistory` of
+    its own: for a seat whose master is now a face-up 宝石魔術 master and whose action bid met
+    another of its colour, the card values the heuristic bot would have discarded instead
+    (``forbidden``) and how many of the cards it holds now it held then (its hand then less
+    its bid, less the card discarded; the rest it drew since). A round with a 強運 discarded
+    (someone's hand shrank unseen) or more than one card is read as nothing.
+
+    A world's **weight** (:meth:`weight`, at the bids that follow): of the ``h`` cards the
+    world gives the seat, ``m`` forbidden, ``o`` old — the old ones any ``o`` of the ``h``,
+    hands being exchangeable — the chance that none of the forbidden is old,
+    ``C(h − m, o) / C(h, o)``, mixed with the floor (``FLOOR``) for a player who does not
+    use 宝石魔術 like the heuristic bot."""
+
+    def __init__(self, policy: HeuristicBot, luck_cards: frozenset[str]) -> None:
+        self.policy = policy
+        self.luck_cards = luck_cards
+        cards = policy.cards
+        self.masters = frozenset(k for k, m in cards.masters.items() if m.hooks.kind == "jewel")
+        colour = next(iter(cards.lands.values())).colour
+        #: a card of each value (宝石魔術 counts only a card's value)
+        self.by_value = {card_value(c): c for c in cards.actions_of(colour)}
+        self.bids = BidHistory()
+        #: seat -> (the forbidden values, how many of its cards are old, the round of my bid)
+        self.records: dict[int, tuple[frozenset[int], int, int]] = {}
+
+    def bid(self, card: Any) -> None:
+        """Record my own bid (after :meth:`observe`)."""
+        self.bids.bid(card)
+
+    def observe(self, view: dict[str, Any]) -> None:
+        """Call at each of my bid decisions, before bidding (then :meth:`bid`)."""
+        h = self.bids
+        h.observe(view)
+        self.records = {}
+        table = h.table
+        if table is None or any(c in self.luck_cards for c in h.between):
+            return
+        if len(h.between) > 1:
+            return
+        bids = dict(h.bids)
+        bids[view["seat"]] = h.mine
+        for seat in h.bids:
+            record = self._record(view, table, bids, seat, h.between)
+            if record is not None:
+                self.records[seat] = record
+
+    def _record(self, view: dict[str, Any], table: dict[str, Any], bids: dict[int, str],
+                seat: int, between: list[str]) -> tuple[frozenset[int], int, int] | None:
+        now = view["seats"][seat]
+        a = parse_action(bids[seat])
+        if now["master"] not in self.masters or not now["servant"] or a is None:
+            return None
+        parts = sorted(i for i, c in bids.items()
+                       if c and (b := parse_action(c)) is not None and b.colour == a.colour)
+        if len(parts) < 2:
+            return None
+        used = between[0] if between else None
+        old = table["seats"][seat]["hand_size"] - 1 - (used is not None)
+        if old <= 0:
+            return None
+        seats = [dict(p) for p in table["seats"]]
+        for i in parts:
+            shown = view["seats"][i]
+            seats[i].update(master=shown["master"], servant=shown["servant"], dark=shown["dark"])
+        for i, p in enumerate(seats):
+            p["bid"] = bids.get(i)
+        before = dict(table, seat=seat, seats=seats,
+                      me={"hand": [], "master": now["master"], "servant": now["servant"],
+                          "dark": now["dark"]})
+        seen = seen_of_view(before)
+        forbidden = set()
+        for v, card in self.by_value.items():
+            if used is None:
+                options: tuple[str, ...] = ("pass", card)
+            elif v == card_value(used):
+                continue
+            else:
+                options = ("pass",) + tuple(sorted({used, card}, key=card_value))
+            if self.policy.choose(seen, Decision("jewel", options, {})) == card:
+                forbidden.add(v)
+        if not forbidden:
+            return None
+        return frozenset(forbidden), old, view["round"]
+
+    def weight(self, world: Any, view: dict[str, Any]) -> float:
+        """The weight of the sampled game ``world`` at my ``view``."""
+        w = 1.0
+        t = world.t
+        for seat, (forbidden, old, round_then) in self.records.items():
+            if view["round"] != round_then:
+                continue
+            hand = world.s.hand[seat]
+            m = sum(1 for c in hand if t.colour[c] >= 0 and t.value[c] in forbidden)
+            if m:
+                h = len(hand)
+                o = min(old, h)
+                w *= FLOOR + (1 - FLOOR) * math.comb(h - m, o) / math.comb(h, o)
         return w
 
 

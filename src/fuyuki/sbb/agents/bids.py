@@ -18,7 +18,8 @@ learn one "best on average" card over all sampled worlds, whatever hand each wor
    the choice is not decided by noise between worlds. With a :class:`.belief.BidHistory`
    each world counts with its weight: the likelihood, under the same opponent policy, of
    the bids the others were seen to make last round (:mod:`.belief`); with a
-   :class:`.belief.LuckHistory`, by what their silence at 強運 told of their hands.
+   :class:`.belief.LuckHistory`, by what their silence at 強運 told of their hands; with a
+   :class:`.belief.JewelHistory`, by what a face-up 凛's use or non-use of 宝石魔術 told.
 
 The budget counts (world, option) playouts: ``iterations`` of them, or as many as fit in
 ``seconds``. Deterministic for an iteration budget and a seed.
@@ -27,12 +28,18 @@ The budget counts (world, option) playouts: ``iterations`` of them, or as many a
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
 
-from fuyuki.sbb.agents.belief import BidHistory, LuckHistory, bid_likelihood, place_likelihood
+from fuyuki.sbb.agents.belief import BidHistory, bid_likelihood, place_likelihood
 from fuyuki.sbb.agents.heuristic import HeuristicBot
 from fuyuki.sbb.sampling import Sampler
+
+
+class Evidence(Protocol):
+    """What the bot saw that weighs a sampled world (:mod:`.belief`)."""
+
+    def weight(self, world: Any, view: dict[str, Any]) -> float: ...
 
 
 class BidSearch:
@@ -59,11 +66,13 @@ class BidSearch:
 
     def run(self, sampler: Sampler, me: int, options: tuple, rng: random.Random,
             more: Callable[[int], bool], history: BidHistory | None = None,
-            view: dict[str, Any] | None = None, luck: LuckHistory | None = None
+            view: dict[str, Any] | None = None, evidence: Sequence[Evidence] = ()
             ) -> tuple[Any, dict[Any, float], int, float]:
         """Worlds while ``more(playouts so far)``; returns the chosen option, the weighted
         mean value of each option, the number of worlds and their effective number
-        (``(Σw)² / Σw²``: how many equally weighted worlds they are worth)."""
+        (``(Σw)² / Σw²``: how many equally weighted worlds they are worth). Each of
+        ``evidence`` (:class:`.belief.LuckHistory`, :class:`.belief.JewelHistory`) weighs
+        every world at ``view``."""
         totals = dict.fromkeys(options, 0.0)
         worlds = 0
         done = 0
@@ -80,8 +89,9 @@ class BidSearch:
             answers, w = self._answers(world, me, rng, history)
             if gem == 1:
                 w *= self._placed(world, view, parent)
-            if luck is not None and view is not None:
-                w *= luck.weight(world, view)
+            if view is not None:
+                for e in evidence:
+                    w *= e.weight(world, view)
             playout_seed = rng.getrandbits(32)
             # the last round played: the bid's own (the bids, once submitted, may already
             # have run the engine into the next round and its first decisions)

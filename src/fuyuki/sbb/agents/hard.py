@@ -15,7 +15,8 @@ picks would have gone, :func:`.belief.draft_policy`). Then:
   the likelihood of the bids the others were seen to make last round (:mod:`.belief`);
   at three players each world by how well its parent's hand explains where the parent put
   the round's extra gem (``gem_belief``); ``luck_belief=True`` by the others' silence at
-  強運 (an effect aimed at them resolved: they held none);
+  強運 (an effect aimed at them resolved: they held none); ``jewel_belief=True`` by a
+  face-up 凛's use or non-use of 宝石魔術 (the cards her hand did not hold);
 - **the drafts** like the heuristic bot (its tuned preferences) at three and four players,
   searched as below, to the end of the game, from five on (``search_drafts``);
 - **any other searched decision** (the extra gem, 宝石魔術, a swap's target) by
@@ -48,7 +49,7 @@ import time
 from typing import Any
 
 from fuyuki.core.protocol import Decision
-from fuyuki.sbb.agents.belief import BidHistory, LuckHistory, draft_policy
+from fuyuki.sbb.agents.belief import BidHistory, JewelHistory, LuckHistory, draft_policy
 from fuyuki.sbb.agents.bids import BidSearch
 from fuyuki.sbb.agents.heuristic import MASTER_PREF, SERVANT_PREF, HeuristicBot
 from fuyuki.sbb.cards import parse_action
@@ -89,7 +90,8 @@ class HardBot:
                  belief: bool = False, clock: str = "wall",
                  evaluation: str = "hand", bid_horizon: int | None = 1,
                  gem_belief: int | None = None, draft_belief: bool = False,
-                 opponents: str = "heuristic", luck_belief: bool = False) -> None:
+                 opponents: str = "heuristic", luck_belief: bool = False,
+                 jewel_belief: bool = False) -> None:
         if rollout not in ("fast", "random"):
             raise ValueError(f"rollout must be 'fast' or 'random', not {rollout!r}")
         if bids not in ("common", "tree"):
@@ -99,6 +101,8 @@ class HardBot:
                              f"not {gem_belief!r}")
         if type(luck_belief) is not bool:
             raise ValueError(f"luck_belief must be True or False, not {luck_belief!r}")
+        if type(jewel_belief) is not bool:
+            raise ValueError(f"jewel_belief must be True or False, not {jewel_belief!r}")
         if type(draft_belief) is not bool:
             raise ValueError(f"draft_belief must be True or False, not {draft_belief!r}")
         if opponents not in ("heuristic", "learned"):
@@ -173,8 +177,13 @@ class HardBot:
         #: ``luck_belief=True``: an effect that resolved with no 強運 played tells that its
         #: targets held none (:class:`.belief.LuckHistory`); the bid's worlds are weighed by it
         cards = self.fallback.cards
-        self.luck = (LuckHistory(frozenset(cards.luck_cards(list(cards.events))))
-                     if luck_belief else None)
+        luck_cards = frozenset(cards.luck_cards(list(cards.events)))
+        self.luck = LuckHistory(luck_cards) if luck_belief else None
+        #: ``jewel_belief=True``: a face-up 凛's use or non-use of 宝石魔術 tells which cards
+        #: her hand did not hold (:class:`.belief.JewelHistory`); the bid's worlds weighed by it
+        self.jewel = JewelHistory(self.fallback, luck_cards) if jewel_belief else None
+        #: what weighs a bid's worlds besides the bids (:meth:`BidSearch.run`'s ``evidence``)
+        self.evidence = tuple(e for e in (self.luck, self.jewel) if e is not None)
         self._parsed: dict[str, Any] = {}
         #: after each search: {"iterations": int, "seconds": float}
         self.last_search: dict[str, Any] = {}
@@ -201,11 +210,15 @@ class HardBot:
         if decision.kind == "bid" and self.bids == "common":
             if self.history is not None:
                 self.history.observe(view)
+            if self.jewel is not None:
+                self.jewel.observe(view)
             if self.gem_belief is None:
                 self.bid_search.gem_belief = int(len(view["seats"]) <= GEM_BELIEF_UP_TO)
             choice = self.search_bid(sampler, view["seat"], decision, view)
             if self.history is not None:
                 self.history.bid(choice)
+            if self.jewel is not None:
+                self.jewel.bid(choice)
             return choice
         return self.search(sampler, view["seat"], decision)
 
@@ -235,7 +248,7 @@ class HardBot:
             return now + per * len(decision.options) < deadline
 
         choice, means, worlds, effective = self.bid_search.run(
-            sampler, me, decision.options, self.rng, more, self.history, view, self.luck)
+            sampler, me, decision.options, self.rng, more, self.history, view, self.evidence)
         self.last_search = {"iterations": worlds * len(decision.options), "worlds": worlds,
                             "effective_worlds": effective, "values": means,
                             "seconds": clock() - start}
