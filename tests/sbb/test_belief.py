@@ -261,6 +261,24 @@ def _luck_records(seeds, players=3):
                 game.submit(s, bots[s].choose(game.view(s), d))
 
 
+def _weighed_worlds(game, history, measure, seed, worlds=60):
+    """60 worlds sampled from seat 0's view, each with its weight from ``history`` and
+    ``measure(world)``; checks every weight is in (0, 1] and a world ``measure`` finds
+    nothing in (0) weighs 1. Returns (the unweighted mean, the weighted mean, the truth's)."""
+    view = game.view(0)
+    sampler = Sampler(view, game.rules)
+    rng = random.Random(seed)
+    ws, xs = [], []
+    for _ in range(worlds):
+        world = sampler.sample(rng)
+        ws.append(history.weight(world, view))
+        xs.append(float(measure(world)))
+    assert 0 < min(ws) and max(ws) <= 1.0
+    assert all(w == 1.0 for w, x in zip(ws, xs) if not x)
+    return (sum(xs) / len(xs), sum(w * x for w, x in zip(ws, xs)) / sum(ws),
+            float(measure(game)))
+
+
 def test_the_targets_of_an_effect_that_resolved_without_luck_held_none():
     """強運 (non-)use (issue 21, item 3): every record the history makes is true — no target
     of an effect that resolved with no 強運 played held one — and at the next bids the
@@ -271,21 +289,12 @@ def test_the_targets_of_an_effect_that_resolved_without_luck_held_none():
     weighted = plain = truth = 0.0
     for game, history in _luck_records(range(120)):
         records += 1
-        view = game.view(0)
-        sampler = Sampler(view, game.rules)
-        rng = random.Random(records)
-        ws, holds = [], []
-        for _ in range(60):
-            world = sampler.sample(rng)
-            ws.append(history.weight(world, view))
-            holds.append(any(any(world.t.names[c] == "luck" for c in world.s.hand[s])
-                             for s in history.without))
-        assert min(ws) > 0 and max(ws) == 1.0
-        assert all(w == 1.0 for w, h in zip(ws, holds) if not h)
-        plain += sum(holds) / len(holds)
-        weighted += sum(w for w, h in zip(ws, holds) if h) / sum(ws)
-        truth += any(any(game.t.names[c] == "luck" for c in game.s.hand[s])
-                     for s in history.without)
+
+        def holds(g):
+            return any(any(g.t.names[c] == "luck" for c in g.s.hand[s]) for s in history.without)
+
+        p, w, t = _weighed_worlds(game, history, holds, records)
+        plain, weighted, truth = plain + p, weighted + w, truth + t
     assert records >= 100
     assert weighted < plain
     assert abs(weighted - truth) < 0.5 * abs(plain - truth)
@@ -358,25 +367,14 @@ def test_a_face_up_rins_use_or_non_use_of_jewel_tells_which_cards_her_hand_lacke
     weighted = plain = truth = 0.0
     for game, history in _jewel_records(range(150)):
         records += 1
-        view = game.view(0)
-        sampler = Sampler(view, game.rules)
-        rng = random.Random(records)
 
         def forbidden_cards(g):
             return statistics.mean(
                 sum(1 for c in g.s.hand[seat] if g.t.colour[c] >= 0 and g.t.value[c] in f)
                 for seat, (f, _, _) in history.records.items())
 
-        ws, counts = [], []
-        for _ in range(60):
-            world = sampler.sample(rng)
-            ws.append(history.weight(world, view))
-            counts.append(forbidden_cards(world))
-        assert 0 < min(ws) and max(ws) <= 1.0
-        assert all(w == 1.0 for w, n in zip(ws, counts) if n == 0)
-        plain += statistics.mean(counts)
-        weighted += sum(w * n for w, n in zip(ws, counts)) / sum(ws)
-        truth += forbidden_cards(game)
+        p, w, t = _weighed_worlds(game, history, forbidden_cards, records)
+        plain, weighted, truth = plain + p, weighted + w, truth + t
     assert records >= 30
     assert weighted < plain
     assert abs(weighted - truth) < 0.5 * abs(plain - truth)
