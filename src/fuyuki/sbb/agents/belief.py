@@ -167,9 +167,7 @@ class JewelHistory:
         h.observe(view)
         self.records = {}
         table = h.table
-        if table is None or any(c in self.luck_cards for c in h.between):
-            return
-        if len(h.between) > 1:
+        if table is None or len(h.between) > 1 or any(c in self.luck_cards for c in h.between):
             return
         bids = dict(h.bids)
         bids[view["seat"]] = h.mine
