@@ -279,25 +279,33 @@ def _weighed_worlds(game, history, measure, seed, worlds=60):
             float(measure(game)))
 
 
+def _weighing_nears_the_truth(records, measure_of, at_least):
+    """For each (game, history) of ``records``: the mean of ``measure_of(history)`` over the
+    unweighted worlds, the weighted ones and the true game (:func:`_weighed_worlds`); checks
+    there are ``at_least`` records and that the weights move the mean toward the truth,
+    halving the distance at least."""
+    count = 0
+    weighted = plain = truth = 0.0
+    for game, history in records:
+        count += 1
+        p, w, t = _weighed_worlds(game, history, measure_of(history), count)
+        plain, weighted, truth = plain + p, weighted + w, truth + t
+    assert count >= at_least
+    assert weighted < plain
+    assert abs(weighted - truth) < 0.5 * abs(plain - truth)
+
+
 def test_the_targets_of_an_effect_that_resolved_without_luck_held_none():
     """強運 (non-)use (issue 21, item 3): every record the history makes is true — no target
     of an effect that resolved with no 強運 played held one — and at the next bids the
     worlds that give such a seat a 強運 weigh less, the less it drew since: the weighted
     worlds give those seats a 強運 as often as they truly hold one (seeds 0–119: 0.075 and
     0.075; the unweighted worlds 0.095)."""
-    records = 0
-    weighted = plain = truth = 0.0
-    for game, history in _luck_records(range(120)):
-        records += 1
+    def holds_luck(history):
+        return lambda g: any(any(g.t.names[c] == "luck" for c in g.s.hand[s])
+                             for s in history.without)
 
-        def holds(g):
-            return any(any(g.t.names[c] == "luck" for c in g.s.hand[s]) for s in history.without)
-
-        p, w, t = _weighed_worlds(game, history, holds, records)
-        plain, weighted, truth = plain + p, weighted + w, truth + t
-    assert records >= 100
-    assert weighted < plain
-    assert abs(weighted - truth) < 0.5 * abs(plain - truth)
+    _weighing_nears_the_truth(_luck_records(range(120)), holds_luck, at_least=100)
 
 
 def test_the_luck_record_is_dropped_when_luck_reached_the_discard_and_after_a_round():
@@ -331,11 +339,13 @@ def _jewel_records(seeds, players=3):
     for seed in seeds:
         game = new_game(players, seed)
         bots = [make_bot("heuristic", seed * 10 + i) for i in range(players)]
-        history = JewelHistory(policy, frozenset({"luck"}))
+        bids = BidHistory()
+        history = JewelHistory(policy, frozenset({"luck"}), bids)
         held: dict[int, list[str]] = {}   # each seat's hand at the last bids, less its bid
         while not game.over:
             pend = game.pending()
             if 0 in pend and pend[0].kind == "bid" and len(pend[0].options) > 1:
+                bids.observe(game.view(0))
                 history.observe(game.view(0))
                 for seat, (forbidden, old, _) in history.records.items():
                     kept = [c for c in held[seat]
@@ -350,7 +360,7 @@ def _jewel_records(seeds, players=3):
                     held[s] = [game.t.names[c] for c in game.s.hand[s]]
                     held[s].remove(choices[s])
                     if s == 0:
-                        history.bid(choices[s])
+                        bids.bid(choices[s])
                 elif d.kind == "jewel" and choices[s] != "pass":
                     held[s].remove(choices[s])
             for s, c in choices.items():
@@ -363,25 +373,16 @@ def test_a_face_up_rins_use_or_non_use_of_jewel_tells_which_cards_her_hand_lacke
     would have discarded instead — and at the next bids the weighted worlds give her fewer
     such cards, near the truth (seeds 0–149, 38 records: 0.80 a seat unweighted, 0.49
     weighted, 0.37 true)."""
-    records = 0
-    weighted = plain = truth = 0.0
-    for game, history in _jewel_records(range(150)):
-        records += 1
+    def forbidden_cards(history):
+        return lambda g: statistics.mean(
+            sum(1 for c in g.s.hand[seat] if g.t.colour[c] >= 0 and g.t.value[c] in f)
+            for seat, (f, _, _) in history.records.items())
 
-        def forbidden_cards(g):
-            return statistics.mean(
-                sum(1 for c in g.s.hand[seat] if g.t.colour[c] >= 0 and g.t.value[c] in f)
-                for seat, (f, _, _) in history.records.items())
-
-        p, w, t = _weighed_worlds(game, history, forbidden_cards, records)
-        plain, weighted, truth = plain + p, weighted + w, truth + t
-    assert records >= 30
-    assert weighted < plain
-    assert abs(weighted - truth) < 0.5 * abs(plain - truth)
+    _weighing_nears_the_truth(_jewel_records(range(150)), forbidden_cards, at_least=30)
 
 
 def test_the_jewel_weight_is_the_chance_that_no_forbidden_card_is_an_old_one():
-    history = JewelHistory(HeuristicBot(0), frozenset({"luck"}))
+    history = JewelHistory(HeuristicBot(0), frozenset({"luck"}), BidHistory())
     history.records = {1: (frozenset({4, 5}), 2, 3)}
     game = new_game(3, 1)
     t = game.t

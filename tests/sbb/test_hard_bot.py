@@ -287,19 +287,11 @@ def test_hard_bot_refuses_a_search_drafts_that_is_not_true_false_or_none():
         HardBot(1, search_drafts="yes")
 
 
-def test_hard_bot_refuses_a_draft_belief_that_is_not_true_or_false():
-    with pytest.raises(ValueError, match="draft_belief"):
-        HardBot(1, draft_belief=1)
-
-
-def test_hard_bot_refuses_a_luck_belief_that_is_not_true_or_false():
-    with pytest.raises(ValueError, match="luck_belief"):
-        HardBot(1, luck_belief="yes")
-
-
-def test_hard_bot_refuses_a_jewel_belief_that_is_not_true_or_false():
-    with pytest.raises(ValueError, match="jewel_belief"):
-        HardBot(1, jewel_belief=1)
+@pytest.mark.parametrize("switch, value", [("draft_belief", 1), ("luck_belief", "yes"),
+                                           ("jewel_belief", 1)])
+def test_hard_bot_refuses_a_belief_switch_that_is_not_true_or_false(switch, value):
+    with pytest.raises(ValueError, match=switch):
+        HardBot(1, **{switch: value})
 
 
 def test_sampler_needs_a_seat_view_and_a_rebuildable_decision():

@@ -132,12 +132,13 @@ class JewelHistory:
     servants, the land's gems), not from the hand. So a pass says the hand then held no such
     card, and a use says it held none rated above the card discarded.
 
-    :meth:`observe` (at each of my bids) reads the last round from a :class:`BidHistory` of
-    its own: for a seat whose master is now a face-up 宝石魔術 master and whose action bid met
-    another of its colour, the card values the heuristic bot would have discarded instead
-    (``forbidden``) and how many of the cards it holds now it held then (its hand then less
-    its bid, less the card discarded; the rest it drew since). A round with a 強運 discarded
-    (someone's hand shrank unseen) or more than one card is read as nothing.
+    :meth:`observe` (at each of my bids, after the :class:`BidHistory` it is given observed
+    the same view) reads the last round from that history: for a seat whose master is now
+    a face-up 宝石魔術 master and whose action bid met another of its colour, the card values
+    the heuristic bot would have discarded instead (``forbidden``) and how many of the
+    cards it holds now it held then (its hand then less its bid, less the card discarded;
+    the rest it drew since). A round with a 強運 discarded (someone's hand shrank unseen)
+    or more than one card is read as nothing.
 
     A world's **weight** (:meth:`weight`, at the bids that follow): of the ``h`` cards the
     world gives the seat, ``m`` forbidden, ``o`` old — the old ones any ``o`` of the ``h``,
@@ -145,7 +146,8 @@ class JewelHistory:
     ``C(h − m, o) / C(h, o)``, mixed with the floor (``FLOOR``) for a player who does not
     use 宝石魔術 like the heuristic bot."""
 
-    def __init__(self, policy: HeuristicBot, luck_cards: frozenset[str]) -> None:
+    def __init__(self, policy: HeuristicBot, luck_cards: frozenset[str],
+                 bids: BidHistory) -> None:
         self.policy = policy
         self.luck_cards = luck_cards
         cards = policy.cards
@@ -153,18 +155,14 @@ class JewelHistory:
         colour = next(iter(cards.lands.values())).colour
         #: a card of each value (宝石魔術 counts only a card's value)
         self.by_value = {card_value(c): c for c in cards.actions_of(colour)}
-        self.bids = BidHistory()
+        self.bids = bids
         #: seat -> (the forbidden values, how many of its cards are old, the round of my bid)
         self.records: dict[int, tuple[frozenset[int], int, int]] = {}
 
-    def bid(self, card: Any) -> None:
-        """Record my own bid (after :meth:`observe`)."""
-        self.bids.bid(card)
-
     def observe(self, view: dict[str, Any]) -> None:
-        """Call at each of my bid decisions, before bidding (then :meth:`bid`)."""
+        """Call at each of my bid decisions, before bidding, after ``self.bids`` observed
+        ``view``."""
         h = self.bids
-        h.observe(view)
         self.records = {}
         table = h.table
         if table is None or len(h.between) > 1 or any(c in self.luck_cards for c in h.between):

@@ -99,12 +99,10 @@ class HardBot:
         if gem_belief is not None and (type(gem_belief) is not int or gem_belief < 0):
             raise ValueError(f"gem_belief must be a whole number >= 0 or None, "
                              f"not {gem_belief!r}")
-        if type(luck_belief) is not bool:
-            raise ValueError(f"luck_belief must be True or False, not {luck_belief!r}")
-        if type(jewel_belief) is not bool:
-            raise ValueError(f"jewel_belief must be True or False, not {jewel_belief!r}")
-        if type(draft_belief) is not bool:
-            raise ValueError(f"draft_belief must be True or False, not {draft_belief!r}")
+        for name, switch in (("luck_belief", luck_belief), ("jewel_belief", jewel_belief),
+                             ("draft_belief", draft_belief)):
+            if type(switch) is not bool:
+                raise ValueError(f"{name} must be True or False, not {switch!r}")
         if opponents not in ("heuristic", "learned"):
             raise ValueError(f"opponents must be 'heuristic' or 'learned', not {opponents!r}")
         if clock not in ("wall", "cpu"):
@@ -167,8 +165,11 @@ class HardBot:
         self.gem_belief = gem_belief
         #: ``belief=True``: the others' last bids as this bot's own views showed them weigh
         #: the sampled worlds (:mod:`.belief`); off by default, as it measured no gain at
-        #: 300 iterations (fewer effective worlds); otherwise every world counts the same
-        self.history = BidHistory() if belief else None
+        #: 300 iterations (fewer effective worlds); otherwise every world counts the same.
+        #: ``bids_seen``: the others' last bids read from my views, kept once for the bid
+        #: belief and for 宝石魔術's evidence (``jewel_belief``)
+        self.bids_seen = BidHistory() if belief or jewel_belief else None
+        self.history = self.bids_seen if belief else None
         #: ``draft_belief=True``: the others' hidden drafted masters and servants drawn as
         #: the heuristic bot's picks would have gone (:func:`.belief.draft_policy`); off by
         #: default: +0.007 (−0.016 to +0.030) over 1,800 paired games at three players, the
@@ -181,7 +182,8 @@ class HardBot:
         self.luck = LuckHistory(luck_cards) if luck_belief else None
         #: ``jewel_belief=True``: a face-up 凛's use or non-use of 宝石魔術 tells which cards
         #: her hand did not hold (:class:`.belief.JewelHistory`); the bid's worlds weighed by it
-        self.jewel = JewelHistory(self.fallback, luck_cards) if jewel_belief else None
+        self.jewel = (JewelHistory(self.fallback, luck_cards, self.bids_seen)
+                      if self.bids_seen is not None and jewel_belief else None)
         #: what weighs a bid's worlds besides the bids (:meth:`BidSearch.run`'s ``evidence``)
         self.evidence = tuple(e for e in (self.luck, self.jewel) if e is not None)
         self._parsed: dict[str, Any] = {}
@@ -208,17 +210,15 @@ class HardBot:
             # match (pass ``rules=``): answer like the heuristic bot
             return self.fallback.choose(view, decision)
         if decision.kind == "bid" and self.bids == "common":
-            if self.history is not None:
-                self.history.observe(view)
+            if self.bids_seen is not None:
+                self.bids_seen.observe(view)
             if self.jewel is not None:
                 self.jewel.observe(view)
             if self.gem_belief is None:
                 self.bid_search.gem_belief = int(len(view["seats"]) <= GEM_BELIEF_UP_TO)
             choice = self.search_bid(sampler, view["seat"], decision, view)
-            if self.history is not None:
-                self.history.bid(choice)
-            if self.jewel is not None:
-                self.jewel.bid(choice)
+            if self.bids_seen is not None:
+                self.bids_seen.bid(choice)
             return choice
         return self.search(sampler, view["seat"], decision)
 
