@@ -179,8 +179,10 @@ def _hide_differently(game, seat, rng):
 
 @pytest.mark.parametrize("options", [{}, {"opponents": "learned", "luck_belief": True,
                                           "belief": True, "draft_belief": True,
-                                          "jewel_belief": True}],
-                         ids=["default", "every belief and the learned opponents"])
+                                          "jewel_belief": True},
+                                     {"opponents": "unknown"}],
+                         ids=["default", "every belief and the learned opponents",
+                              "unknown opponents (Smooth UCT)"])
 def test_hard_bot_reads_nothing_but_its_own_view(options):
     """Two games that differ only in other seats' hidden cards: with the same seed the hard
     bot decides the same, at every kind of decision it searches — with every belief and
@@ -449,11 +451,13 @@ def test_sampler_rebuilds_the_rules_from_the_view():
 
 
 @pytest.mark.parametrize("belief", [{}, {"belief": True}, {"draft_belief": True},
-                                    {"luck_belief": True}, {"jewel_belief": True}])
+                                    {"luck_belief": True}, {"jewel_belief": True},
+                                    {"opponents": "unknown"}])
 def test_a_whole_game_with_a_hard_bot_replays_exactly_from_its_seed(belief):
     """``--bots hard --seed N`` with an iteration budget: the same seeds play the same game
     (every answer, hence every event) — with the belief from the others' bids, from their
-    draft picks, from their silence at 強運 or from 凛's 宝石魔術, too."""
+    draft picks, from their silence at 強運 or from 凛's 宝石魔術, and against unknown
+    players (Smooth UCT, whose bid is drawn from the bot's own seeded stream), too."""
     def play(seed):
         return game_with(HardBot(seed, iterations=24, **belief), 21, 1)
 
