@@ -457,7 +457,7 @@ def test_a_whole_game_with_a_hard_bot_replays_exactly_from_its_seed(belief):
     """``--bots hard --seed N`` with an iteration budget: the same seeds play the same game
     (every answer, hence every event) — with the belief from the others' bids, from their
     draft picks, from their silence at 強運 or from 凛's 宝石魔術, and against unknown
-    players (Smooth UCT, whose bid is drawn from the bot's own seeded stream), too."""
+    players (Smooth UCT), too."""
     def play(seed):
         return game_with(HardBot(seed, iterations=24, **belief), 21, 1)
 
