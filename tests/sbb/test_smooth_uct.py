@@ -64,7 +64,7 @@ def test_smooth_uct_average_strategy_draws_each_option_by_its_visits():
     assert smooth_uct.average({}, ("x", "y"), rng) == "x"
 
 
-def test_smooth_uct_tries_every_option_before_it_mixes():
+def test_smooth_uct_selects_by_ucb1_at_a_seats_first_visit():
     """At a seat's first visit (no statistics yet) it selects by UCB1: an unvisited option."""
     stats = {"a": [0, 0.0, 1], "b": [0, 0.0, 1]}
     assert smooth_uct.select(stats, ("a", "b"), random.Random(0), 0.7) in ("a", "b")

@@ -54,8 +54,8 @@ import time
 from typing import Any
 
 from fuyuki.core.protocol import Decision
-from fuyuki.sbb.agents.belief import BidHistory, JewelHistory, LuckHistory, draft_policy
 from fuyuki.sbb.agents import smooth_uct
+from fuyuki.sbb.agents.belief import BidHistory, JewelHistory, LuckHistory, draft_policy
 from fuyuki.sbb.agents.bids import BidSearch
 from fuyuki.sbb.agents.heuristic import MASTER_PREF, SERVANT_PREF, HeuristicBot
 from fuyuki.sbb.cards import parse_action
