@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -53,13 +53,16 @@ SERVANT_PREF = {"gilgamesh": 10, "saber": 9, "berserker": 8, "lancer": 7, "rider
 # SERVANT_PREF still rates a servant in play (とりかえっこプリーズ, 身代わり, the hard bot's model)
 DRAFT_SERVANT_PREF = {"gilgamesh": 10, "berserker": 9, "rider": 8.5, "saber": 8, "lancer": 7,
                       "caster": 6, "archer": 4, "true_assassin": 4, "assassin": 3, "avenger": 2}
-GEM_PULL = 0.5   # how much a rival's choice of land follows the gems (0: a random colour)
-EFFECT = 1.0     # resolving my 宝具 against someone, beyond the gems
-REACH = 3.0      # the bonus of gems that would meet my victory condition
-KEEP = 0.12      # the cost of spending a card of value 1 (keep strong cards for later)
-LOSS = 1.0       # losing my servant in a battle: the gem I return
-SERVANT_WORTH = 0.3  # ... and per point of power my servant has above a fresh one's mean
-JEWEL = 0.5      # the cost of a card given up to 宝石魔術, beyond KEEP (the hand it leaves)
+# (Final: compiled code reads them as constants, not from the module's dict)
+GEM_PULL: Final = 0.5   # how much a rival's choice of land follows the gems (0: a random colour)
+EFFECT: Final = 1.0     # resolving my 宝具 against someone, beyond the gems
+REACH: Final = 3.0      # the bonus of gems that would meet my victory condition
+KEEP: Final = 0.12      # the cost of spending a card of value 1 (keep strong cards for later)
+LOSS: Final = 1.0       # losing my servant in a battle: the gem I return
+SERVANT_WORTH: Final = 0.3  # ... and per point of power my servant has above a fresh one's mean
+JEWEL: Final = 0.5      # the cost of a card given up to 宝石魔術, beyond KEEP (the hand it leaves)
+_ACTION: Final[int] = ACTION          # (cards.py's names are not Final: a dict look-up each)
+_N_COLOURS: Final[int] = len(COLOURS)
 
 
 class Unseen:
@@ -78,9 +81,11 @@ class Unseen:
 class BidTable:
     """What rating a bid reads from a view, apart from the lands' gems: read once per view."""
 
-    def __init__(self, seen: Seen, power: int, servant: Servant | None, rivals: list[float],
-                 target: float, effect: float, lands: Unseen, loss: float, lead: int) -> None:
+    def __init__(self, seen: Seen, land_colours: list[int], power: int,
+                 servant: Servant | None, rivals: list[float], target: float, effect: float,
+                 lands: Unseen, loss: float, lead: int) -> None:
         self.seen = seen
+        self.land_colours = land_colours   # each of seen.lands's colour (its index in COLOURS)
         self.power = power            # my servant's power (1 if I have none)
         self.servant = servant
         self.rivals = rivals          # each bidding rival's power as I know it
@@ -102,8 +107,13 @@ class HeuristicBot:
         self.rng = random.Random(seed)
         self._cards = cards
         self._table: CardTable | None = None
-        self._all_sorties: list[int] = []   # every sortie value, every 宝具 value (_t())
+        # from _t(): every sortie value, every 宝具 value; each colour's action cards (by
+        # its index in COLOURS); the servants' ints and powers in the card file's order
+        self._all_sorties: list[int] = []
         self._all_nps: list[int] = []
+        self._actions_of: list[list[int]] = []
+        self._servant_ids: list[int] = []
+        self._servant_powers: list[int] = []
 
     @property
     def cards(self) -> CardSet:
@@ -118,6 +128,10 @@ class HeuristicBot:
             self._table = card_table(self.cards)
             self._all_sorties = list(self.cards.sortie_values)
             self._all_nps = list(self.cards.np_values)
+            t = self._table
+            self._actions_of = [t.actions.get(ci, []) for ci in range(_N_COLOURS)]
+            self._servant_ids = list(t.servants)
+            self._servant_powers = [sv.power for sv in t.servants.values()]
         return self._table
 
     def choose(self, view: dict[str, Any] | Seen, decision: Decision) -> Any:
@@ -199,15 +213,20 @@ class HeuristicBot:
         bid's score with the gem there (the hand must not be empty); :mod:`.belief` reads
         them as the parent's likelihoods."""
         table = self.bid_table(seen)
-        t = self._t()
+        cols = table.land_colours
         # a card's score depends on the gems of its land and in all: the same on most lands
         memo: dict[tuple[str, int, int], float] = {}
         values: dict[str, float] = {}
         for land_id in options:
-            gems = [0] * len(COLOURS)
-            for land, g in zip(seen.lands, seen.land_gems):
-                gems[t.colour[t.ids[land]]] = g + (land == land_id)
-            values[land_id] = max(self._scores(table, gems, seen.hand, memo).values())
+            gems = [0] * _N_COLOURS
+            for k, land in enumerate(seen.lands):
+                gems[cols[k]] = seen.land_gems[k] + (land == land_id)
+            best = -math.inf
+            first = True
+            for score in self._scores(table, gems, seen.hand, memo).values():   # max()
+                if first or score > best:
+                    best, first = score, False
+            values[land_id] = best
         return values
 
     # ------------------------------------------------------------ the bid
@@ -234,12 +253,13 @@ class HeuristicBot:
             seen_n[mine] = seen_n[mine] + 1
         total = 0
         count = 0
-        for c, sv in t.servants.items():   # in the card file's order
-            k = seen_n[c]
-            if k:
-                seen_n[c] = k - 1
+        powers = self._servant_powers
+        for k, c in enumerate(self._servant_ids):   # in the card file's order
+            n = seen_n[c]
+            if n:
+                seen_n[c] = n - 1
             else:
-                total += sv.power
+                total += powers[k]
                 count += 1
         return total / count if count else 2.0
 
@@ -254,7 +274,8 @@ class HeuristicBot:
         return rivals
 
     def _bid(self, seen: Seen, d: Decision) -> Any:
-        scores = self._scores(self.bid_table(seen), self._colour_gems(seen), d.options)
+        table = self.bid_table(seen)
+        scores = self._scores(table, _gems_of(table.land_colours, seen.land_gems), d.options)
         best: Any = None
         best_key = 0.0
         for c, score in scores.items():   # max(): the first of the best
@@ -269,7 +290,8 @@ class HeuristicBot:
         from the view: every card of the lands' colours less my hand and the action discard.
         Returns the sortie values and the 宝具 values left per colour, and how many unseen
         cards there are in all (events included: the deck and the others' hands)."""
-        u = self._unseen_actions(seen_of_view(view))
+        seen = seen_of_view(view)
+        u = self._unseen_actions(seen, self._land_colours(seen))
         sorties: dict[str, list[int]] = {}
         nps: dict[str, list[int]] = {}
         for ci, colour in enumerate(COLOURS):
@@ -277,21 +299,21 @@ class HeuristicBot:
                 sorties[colour], nps[colour] = u.sorties[ci], u.nps[ci]
         return sorties, nps, u.count
 
-    def _unseen_actions(self, seen: Seen) -> Unseen:
+    def _unseen_actions(self, seen: Seen, land_colours: list[int]) -> Unseen:
+        """:meth:`unseen_actions` of ``seen`` (``land_colours``: its lands' colours)."""
         t = self._t()
         gone = [0] * len(t.names)
         ids = t.ids
         _count(ids, seen.hand, gone)
         _count(ids, seen.disc_action, gone)
-        sorties: list[list[int]] = [[] for _ in COLOURS]
-        nps: list[list[int]] = [[] for _ in COLOURS]
-        has_land = [False] * len(COLOURS)
-        is_np, value = t.np, t.value
-        for land in seen.lands:
-            ci = t.colour[ids[land]]
+        sorties: list[list[int]] = [[] for _ in range(_N_COLOURS)]
+        nps: list[list[int]] = [[] for _ in range(_N_COLOURS)]
+        has_land = [False] * _N_COLOURS
+        is_np, value, actions_of = t.np, t.value, self._actions_of
+        for ci in land_colours:
             has_land[ci] = True
             s_left, n_left = sorties[ci], nps[ci]
-            for c in t.actions[ci]:
+            for c in actions_of[ci]:
                 k = gone[c]
                 if k:
                     gone[c] = k - 1
@@ -308,7 +330,11 @@ class HeuristicBot:
     def bid_table(self, seen: Seen) -> BidTable:
         """What rating a bid reads from ``seen``, apart from the lands' gems."""
         seat, gems = seen.seat, seen.gems
-        lead = gems[seat] - max([g for i, g in enumerate(gems) if i != seat])
+        other = gems[1 if seat == 0 else 0]   # the most gems of another seat (max())
+        for i, g in enumerate(gems):
+            if i != seat and g > other:
+                other = g
+        lead = gems[seat] - other
         power = self._power_of(seen.my_servant, seen.my_master, seen.my_dark, unknown=1)
         sv = self.cards.servants.get(seen.my_servant)
         unseen_power = self._unseen_power(seen)
@@ -316,16 +342,18 @@ class HeuristicBot:
         target = self._victory_target(seen)
         effect = self._np_effect_worth(seen, sv)
         loss = self._loss_cost(seen, power, unseen_power)
-        return BidTable(seen, power, sv, rivals, target, effect, self._unseen_actions(seen),
-                        loss, lead)
+        cols = self._land_colours(seen)
+        return BidTable(seen, cols, power, sv, rivals, target, effect,
+                        self._unseen_actions(seen, cols), loss, lead)
+
+    def _land_colours(self, seen: Seen) -> list[int]:
+        """The colour (its index in ``COLOURS``) of each land of ``seen``."""
+        t = self._t()
+        return [t.colour[t.ids[land]] for land in seen.lands]
 
     def _colour_gems(self, seen: Seen) -> list[int]:
         """The gems on each colour's land (by the colour's index; 0 for no land)."""
-        t = self._t()
-        gems = [0] * len(COLOURS)
-        for land, g in zip(seen.lands, seen.land_gems):
-            gems[t.colour[t.ids[land]]] = g
-        return gems
+        return _gems_of(self._land_colours(seen), seen.land_gems)
 
     def bid_scores(self, view: dict[str, Any], options: Any) -> dict[str, float]:
         """What each card of ``options`` is worth as this seat's bid (the bot bids the best,
@@ -334,7 +362,8 @@ class HeuristicBot:
         A rival's bid is one of the cards this seat cannot see (counted from the view), its
         land drawn toward the gems by ``GEM_PULL``."""
         seen = seen_of_view(view)
-        return self._scores(self.bid_table(seen), self._colour_gems(seen), options)
+        table = self.bid_table(seen)
+        return self._scores(table, _gems_of(table.land_colours, seen.land_gems), options)
 
     def _scores(self, t: BidTable, gems: list[int], options: Any,
                 memo: dict[tuple[str, int, int], float] | None = None) -> dict[str, float]:
@@ -342,22 +371,27 @@ class HeuristicBot:
         land. ``memo`` keeps each action card's score by its land's gems and the gems in all,
         for calls on the same table."""
         u = t.lands
-        left_s, left_n = u.sorties, u.nps
+        left_s, left_n, has_land = u.sorties, u.nps, u.has_land
         total_gems = 0
         n_actions = 0
-        for ci in range(len(COLOURS)):
-            if u.has_land[ci]:
+        for ci in range(_N_COLOURS):
+            if has_land[ci]:
                 total_gems += gems[ci]
                 n_actions += len(left_s[ci]) + len(left_n[ci])
-        total_gems = total_gems or 1
-        unseen = max(u.count, n_actions, 1)
+        if total_gems == 0:
+            total_gems = 1
+        unseen = u.count   # max(u.count, n_actions, 1)
+        if n_actions > unseen:
+            unseen = n_actions
+        if unseen < 1:
+            unseen = 1
         power, sv, rivals, mine = t.power, t.servant, t.rivals, t.seen.gems[t.seen.seat]
         cards = self._t()
         all_sorties, all_nps = self._all_sorties, self._all_nps
         scores: dict[str, float] = {}
         for card in options:
             c = cards.ids.get(card, 0)
-            if cards.kind[c] != ACTION:
+            if cards.kind[c] != _ACTION:
                 scores[card] = self._event_score(t.seen, card, t.lead)
                 continue
             ci = cards.colour[c]
@@ -376,16 +410,17 @@ class HeuristicBot:
             total = power + value
             is_sortie = not cards.np[c]
             alone = clear = beaten = safe = 1.0
-            last = math.nan   # the rivals face down share one power: their chances once
+            last = 0.0   # the rivals face down share one power: their chances once
+            first = True
             s_lt = n_lt = n_ge = 0.0
             for rp in rivals:
-                if rp != last:
+                if first or rp != last:
                     # P(rival's sortie total < mine), ties half; P(rival's 宝具 total < mine)
                     s_lt = _below(rp, sorties, total)
                     n_lt = _below(rp, nps, total)
                     # a rival's 宝具 that wins this land destroys my servant
                     n_ge = 1.0 if is_sortie else _above(rp, nps, total)
-                    last = rp
+                    last, first = rp, False
                 alone *= 1 - pi
                 clear *= 1 - pi + pi * (1 - p_np) * s_lt
                 beaten *= 1 - pi + pi * ((1 - p_np) + p_np * n_lt)
@@ -587,6 +622,15 @@ class HeuristicBot:
             if (all_sortie or i in nps) and totals[k] == best:
                 winners.append(i)
         return winners, not all_sortie
+
+def _gems_of(land_colours: list[int], land_gems: list[int]) -> list[int]:
+    """The gems on each colour's land (by the colour's index; 0 for no land), from each
+    land's colour and gems."""
+    gems = [0] * _N_COLOURS
+    for k, ci in enumerate(land_colours):
+        gems[ci] = land_gems[k]
+    return gems
+
 
 def _count(ids: dict[str, int], cards: list[str], counts: list[int]) -> None:
     """Add one to ``counts`` at the int of each card of ``cards`` (if the card set has it)."""
