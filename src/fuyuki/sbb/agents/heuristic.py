@@ -66,14 +66,16 @@ _N_COLOURS: Final[int] = len(COLOURS)
 
 
 class Unseen:
-    """The action cards a seat cannot see: by colour (the index in ``COLOURS``), the values
-    of the sorties and of the 宝具 left of the lands' colours (``has_land``), and how many
-    cards are unseen in all (events included: the deck and the others' hands)."""
+    """The action cards a seat cannot see: how many copies of each action card (by its int)
+    are left; by colour (the index in ``COLOURS``), how many sorties and 宝具 that leaves of
+    the lands' colours (``has_land``; 0 for a colour without a land); and how many cards are
+    unseen in all (events included: the deck and the others' hands)."""
 
-    def __init__(self, sorties: list[list[int]], nps: list[list[int]], has_land: list[bool],
-                 count: int) -> None:
-        self.sorties = sorties
-        self.nps = nps
+    def __init__(self, left: list[int], n_sorties: list[int], n_nps: list[int],
+                 has_land: list[bool], count: int) -> None:
+        self.left = left
+        self.n_sorties = n_sorties
+        self.n_nps = n_nps
         self.has_land = has_land
         self.count = count
 
@@ -107,11 +109,16 @@ class HeuristicBot:
         self.rng = random.Random(seed)
         self._cards = cards
         self._table: CardTable | None = None
-        # from _t(): every sortie value, every 宝具 value; each colour's action cards (by
-        # its index in COLOURS); the servants' ints and powers in the card file's order
-        self._all_sorties: list[int] = []
-        self._all_nps: list[int] = []
+        # from _t(), by the colour's index in COLOURS: each colour's action cards, its sortie
+        # cards and its 宝具 cards (each card once); by card int: the copies of each action
+        # card in the card set; how many sortie and 宝具 cards a colour has; the servants'
+        # ints and powers in the card file's order
         self._actions_of: list[list[int]] = []
+        self._sortie_cards: list[list[int]] = []
+        self._np_cards: list[list[int]] = []
+        self._copies: list[int] = []
+        self._n_all_sorties = 0
+        self._n_all_nps = 0
         self._servant_ids: list[int] = []
         self._servant_powers: list[int] = []
 
@@ -126,10 +133,19 @@ class HeuristicBot:
         """The card set's facts by card int."""
         if self._table is None:
             self._table = card_table(self.cards)
-            self._all_sorties = list(self.cards.sortie_values)
-            self._all_nps = list(self.cards.np_values)
             t = self._table
             self._actions_of = [t.actions.get(ci, []) for ci in range(_N_COLOURS)]
+            self._copies = [0] * len(t.names)
+            self._sortie_cards = [[] for _ in range(_N_COLOURS)]
+            self._np_cards = [[] for _ in range(_N_COLOURS)]
+            for ci, actions in enumerate(self._actions_of):
+                for c in actions:
+                    if not self._copies[c]:
+                        (self._np_cards if t.np[c] else self._sortie_cards)[ci].append(c)
+                    self._copies[c] += 1
+            # (a colour's cards: a sortie of each sortie value, a 宝具 of each 宝具 value)
+            self._n_all_sorties = len(self.cards.sortie_values)
+            self._n_all_nps = len(self.cards.np_values)
             self._servant_ids = list(t.servants)
             self._servant_powers = [sv.power for sv in t.servants.values()]
         return self._table
@@ -292,40 +308,44 @@ class HeuristicBot:
         cards there are in all (events included: the deck and the others' hands)."""
         seen = seen_of_view(view)
         u = self._unseen_actions(seen, self._land_colours(seen))
+        t = self._t()
+        gone = [n - k for n, k in zip(self._copies, u.left)]
         sorties: dict[str, list[int]] = {}
         nps: dict[str, list[int]] = {}
         for ci, colour in enumerate(COLOURS):
             if u.has_land[ci]:
-                sorties[colour], nps[colour] = u.sorties[ci], u.nps[ci]
+                sorties[colour], nps[colour] = [], []
+                for c in self._actions_of[ci]:   # the card set's order, the gone ones first
+                    if gone[c]:
+                        gone[c] -= 1
+                    else:
+                        (nps if t.np[c] else sorties)[colour].append(t.value[c])
         return sorties, nps, u.count
 
     def _unseen_actions(self, seen: Seen, land_colours: list[int]) -> Unseen:
         """:meth:`unseen_actions` of ``seen`` (``land_colours``: its lands' colours)."""
         t = self._t()
-        gone = [0] * len(t.names)
-        ids = t.ids
-        _count(ids, seen.hand, gone)
-        _count(ids, seen.disc_action, gone)
-        sorties: list[list[int]] = [[] for _ in range(_N_COLOURS)]
-        nps: list[list[int]] = [[] for _ in range(_N_COLOURS)]
+        left = self._copies.copy()
+        _take(t.ids, seen.hand, left)
+        _take(t.ids, seen.disc_action, left)
+        n_sorties = [0] * _N_COLOURS
+        n_nps = [0] * _N_COLOURS
         has_land = [False] * _N_COLOURS
-        is_np, value, actions_of = t.np, t.value, self._actions_of
         for ci in land_colours:
             has_land[ci] = True
-            s_left, n_left = sorties[ci], nps[ci]
-            for c in actions_of[ci]:
-                k = gone[c]
-                if k:
-                    gone[c] = k - 1
-                elif is_np[c]:
-                    n_left.append(value[c])
-                else:
-                    s_left.append(value[c])
+            n = 0
+            for c in self._sortie_cards[ci]:
+                n += left[c]
+            n_sorties[ci] = n
+            n = 0
+            for c in self._np_cards[ci]:
+                n += left[c]
+            n_nps[ci] = n
         unseen = seen.deck_action
         for i, size in enumerate(seen.hand_size):
             if i != seen.seat:
                 unseen += size
-        return Unseen(sorties, nps, has_land, unseen)
+        return Unseen(left, n_sorties, n_nps, has_land, unseen)
 
     def bid_table(self, seen: Seen) -> BidTable:
         """What rating a bid reads from ``seen``, apart from the lands' gems."""
@@ -371,13 +391,13 @@ class HeuristicBot:
         land. ``memo`` keeps each action card's score by its land's gems and the gems in all,
         for calls on the same table."""
         u = t.lands
-        left_s, left_n, has_land = u.sorties, u.nps, u.has_land
+        left, n_s, n_n, has_land = u.left, u.n_sorties, u.n_nps, u.has_land
         total_gems = 0
         n_actions = 0
         for ci in range(_N_COLOURS):
             if has_land[ci]:
                 total_gems += gems[ci]
-                n_actions += len(left_s[ci]) + len(left_n[ci])
+                n_actions += n_s[ci] + n_n[ci]
         if total_gems == 0:
             total_gems = 1
         unseen = u.count   # max(u.count, n_actions, 1)
@@ -387,7 +407,7 @@ class HeuristicBot:
             unseen = 1
         power, sv, rivals, mine = t.power, t.servant, t.rivals, t.seen.gems[t.seen.seat]
         cards = self._t()
-        all_sorties, all_nps = self._all_sorties, self._all_nps
+        values, copies = cards.value, self._copies
         scores: dict[str, float] = {}
         for card in options:
             c = cards.ids.get(card, 0)
@@ -400,13 +420,19 @@ class HeuristicBot:
             if memo is not None and key in memo:
                 scores[card] = memo[key]
                 continue
-            sorties = left_s[ci] or all_sorties
-            nps = left_n[ci] or all_nps
-            n_c = len(left_s[ci]) + len(left_n[ci])
+            # the sorties and 宝具 left of this colour (none left: every one of the card set)
+            s_cards, n_cards = self._sortie_cards[ci], self._np_cards[ci]
+            s_left, s_size = left, n_s[ci]
+            if s_size == 0:
+                s_left, s_size = copies, self._n_all_sorties
+            n_left, n_size = left, n_n[ci]
+            if n_size == 0:
+                n_left, n_size = copies, self._n_all_nps
+            n_c = n_s[ci] + n_n[ci]
             # a rival bids on this land: an unseen card of its colour, drawn toward the gems
             pi = (1 - GEM_PULL) * n_c / unseen + GEM_PULL * g / total_gems * n_actions / unseen
-            p_np = len(nps) / (len(nps) + len(sorties))
-            value = cards.value[c]
+            p_np = n_size / (n_size + s_size)
+            value = values[c]
             total = power + value
             is_sortie = not cards.np[c]
             alone = clear = beaten = safe = 1.0
@@ -416,10 +442,11 @@ class HeuristicBot:
             for rp in rivals:
                 if first or rp != last:
                     # P(rival's sortie total < mine), ties half; P(rival's 宝具 total < mine)
-                    s_lt = _below(rp, sorties, total)
-                    n_lt = _below(rp, nps, total)
+                    s_lt = _below(rp, s_cards, s_left, s_size, values, total)
+                    n_lt = _below(rp, n_cards, n_left, n_size, values, total)
                     # a rival's 宝具 that wins this land destroys my servant
-                    n_ge = 1.0 if is_sortie else _above(rp, nps, total)
+                    n_ge = 1.0 if is_sortie else _above(rp, n_cards, n_left, n_size, values,
+                                                        total)
                     last, first = rp, False
                 alone *= 1 - pi
                 clear *= 1 - pi + pi * (1 - p_np) * s_lt
@@ -640,22 +667,39 @@ def _count(ids: dict[str, int], cards: list[str], counts: list[int]) -> None:
             counts[c] = counts[c] + 1
 
 
-def _below(rp: float, values: list[int], total: int) -> float:
-    """The chance that ``rp`` plus one of ``values`` stays below ``total`` (ties count half)."""
+def _take(ids: dict[str, int], cards: list[str], left: list[int]) -> None:
+    """Take one off ``left`` at the int of each card of ``cards`` (if the card set has it and
+    some are left)."""
+    for card in cards:
+        c = ids.get(card, -1)
+        if c >= 0 and left[c] > 0:
+            left[c] = left[c] - 1
+
+
+def _below(rp: float, cards: list[int], left: list[int], size: int, values: list[int],
+           total: int) -> float:
+    """The chance that ``rp`` plus the value of one of ``size`` cards — ``left[c]`` copies of
+    each card ``c`` of ``cards`` — stays below ``total`` (ties count half). (Counted by card:
+    the sum of 1s and halves is exact in any order.)"""
     n = 0.0
-    for v in values:
-        x = rp + v
-        if x < total:
-            n += 1.0
-        elif x == total:
-            n += 0.5
-    return n / len(values)
+    for c in cards:
+        k = left[c]
+        if k:
+            x = rp + values[c]
+            if x < total:
+                n += k
+            elif x == total:
+                n += 0.5 * k
+    return n / size
 
 
-def _above(rp: float, values: list[int], total: int) -> float:
-    """The chance that ``rp`` plus one of ``values`` exceeds ``total``."""
+def _above(rp: float, cards: list[int], left: list[int], size: int, values: list[int],
+           total: int) -> float:
+    """The chance that ``rp`` plus the value of one of ``size`` cards (as for :func:`_below`)
+    exceeds ``total``."""
     n = 0
-    for v in values:
-        if rp + v > total:
-            n += 1
-    return n / len(values)
+    for c in cards:
+        k = left[c]
+        if k and rp + values[c] > total:
+            n += k
+    return n / size
