@@ -80,6 +80,46 @@ class Unseen:
         self.count = count
 
 
+class CardFacts:
+    """What the bid's rating reads of a card set beyond its :class:`CardTable`: by colour
+    (the index in ``COLOURS``), its action cards (:attr:`CardTable.actions`), its sortie cards
+    and its 宝具 cards (each card once); by card int, the copies of each action card; how
+    many sortie and 宝具 cards a colour has; the servants' ints and powers in the card
+    file's order. Built once per card table (:func:`card_facts`)."""
+
+    def __init__(self, cs: CardSet, t: CardTable) -> None:
+        self.actions_of: list[list[int]] = [t.actions.get(ci, []) for ci in range(_N_COLOURS)]
+        self.sortie_cards: list[list[int]] = [[] for _ in range(_N_COLOURS)]
+        self.np_cards: list[list[int]] = [[] for _ in range(_N_COLOURS)]
+        self.copies = [0] * len(t.names)
+        for ci, actions in enumerate(self.actions_of):
+            for c in actions:
+                if not self.copies[c]:
+                    (self.np_cards if t.np[c] else self.sortie_cards)[ci].append(c)
+                self.copies[c] += 1
+        # (a colour's cards: a sortie of each sortie value, a 宝具 of each 宝具 value)
+        self.n_all_sorties = len(cs.sortie_values)
+        self.n_all_nps = len(cs.np_values)
+        self.servant_ids = list(t.servants)
+        self.servant_powers = [sv.power for sv in t.servants.values()]
+
+
+_FACTS: dict[int, tuple[CardTable, CardFacts]] = {}
+
+
+def card_facts(cs: CardSet, t: CardTable) -> CardFacts:
+    """The :class:`CardFacts` of ``cs`` (whose table is ``t``), built once and cached by the
+    table (as :func:`~fuyuki.sbb.cards.card_table` caches the table)."""
+    got = _FACTS.get(id(t))
+    if got is not None and got[0] is t:
+        return got[1]
+    if len(_FACTS) >= 64:   # many card sets were loaded: forget the older ones
+        _FACTS.clear()
+    facts = CardFacts(cs, t)
+    _FACTS[id(t)] = (t, facts)
+    return facts
+
+
 class BidTable:
     """What rating a bid reads from a view, apart from the lands' gems: read once per view."""
 
@@ -109,18 +149,7 @@ class HeuristicBot:
         self.rng = random.Random(seed)
         self._cards = cards
         self._table: CardTable | None = None
-        # from _t(), by the colour's index in COLOURS: each colour's action cards, its sortie
-        # cards and its 宝具 cards (each card once); by card int: the copies of each action
-        # card in the card set; how many sortie and 宝具 cards a colour has; the servants'
-        # ints and powers in the card file's order
-        self._actions_of: list[list[int]] = []
-        self._sortie_cards: list[list[int]] = []
-        self._np_cards: list[list[int]] = []
-        self._copies: list[int] = []
-        self._n_all_sorties = 0
-        self._n_all_nps = 0
-        self._servant_ids: list[int] = []
-        self._servant_powers: list[int] = []
+        self._facts: CardFacts | None = None
 
     @property
     def cards(self) -> CardSet:
@@ -133,22 +162,13 @@ class HeuristicBot:
         """The card set's facts by card int."""
         if self._table is None:
             self._table = card_table(self.cards)
-            t = self._table
-            self._actions_of = [t.actions.get(ci, []) for ci in range(_N_COLOURS)]
-            self._copies = [0] * len(t.names)
-            self._sortie_cards = [[] for _ in range(_N_COLOURS)]
-            self._np_cards = [[] for _ in range(_N_COLOURS)]
-            for ci, actions in enumerate(self._actions_of):
-                for c in actions:
-                    if not self._copies[c]:
-                        (self._np_cards if t.np[c] else self._sortie_cards)[ci].append(c)
-                    self._copies[c] += 1
-            # (a colour's cards: a sortie of each sortie value, a 宝具 of each 宝具 value)
-            self._n_all_sorties = len(self.cards.sortie_values)
-            self._n_all_nps = len(self.cards.np_values)
-            self._servant_ids = list(t.servants)
-            self._servant_powers = [sv.power for sv in t.servants.values()]
         return self._table
+
+    def _f(self) -> CardFacts:
+        """What the rating reads of the card set, by card int and by colour."""
+        if self._facts is None:
+            self._facts = card_facts(self.cards, self._t())
+        return self._facts
 
     def choose(self, view: dict[str, Any] | Seen, decision: Decision) -> Any:
         """The choice for ``decision`` from this seat's view (or its :class:`Seen`)."""
@@ -269,8 +289,9 @@ class HeuristicBot:
             seen_n[mine] = seen_n[mine] + 1
         total = 0
         count = 0
-        powers = self._servant_powers
-        for k, c in enumerate(self._servant_ids):   # in the card file's order
+        f = self._f()
+        powers = f.servant_powers
+        for k, c in enumerate(f.servant_ids):   # in the card file's order
             n = seen_n[c]
             if n:
                 seen_n[c] = n - 1
@@ -309,13 +330,14 @@ class HeuristicBot:
         seen = seen_of_view(view)
         u = self._unseen_actions(seen, self._land_colours(seen))
         t = self._t()
-        gone = [n - k for n, k in zip(self._copies, u.left)]
+        f = self._f()
+        gone = [n - k for n, k in zip(f.copies, u.left)]
         sorties: dict[str, list[int]] = {}
         nps: dict[str, list[int]] = {}
         for ci, colour in enumerate(COLOURS):
             if u.has_land[ci]:
                 sorties[colour], nps[colour] = [], []
-                for c in self._actions_of[ci]:   # the card set's order, the gone ones first
+                for c in f.actions_of[ci]:   # the card set's order, the gone ones first
                     if gone[c]:
                         gone[c] -= 1
                     else:
@@ -325,7 +347,8 @@ class HeuristicBot:
     def _unseen_actions(self, seen: Seen, land_colours: list[int]) -> Unseen:
         """:meth:`unseen_actions` of ``seen`` (``land_colours``: its lands' colours)."""
         t = self._t()
-        left = self._copies.copy()
+        f = self._f()
+        left = f.copies.copy()
         _take(t.ids, seen.hand, left)
         _take(t.ids, seen.disc_action, left)
         n_sorties = [0] * _N_COLOURS
@@ -334,11 +357,11 @@ class HeuristicBot:
         for ci in land_colours:
             has_land[ci] = True
             n = 0
-            for c in self._sortie_cards[ci]:
+            for c in f.sortie_cards[ci]:
                 n += left[c]
             n_sorties[ci] = n
             n = 0
-            for c in self._np_cards[ci]:
+            for c in f.np_cards[ci]:
                 n += left[c]
             n_nps[ci] = n
         unseen = seen.deck_action
@@ -407,7 +430,8 @@ class HeuristicBot:
             unseen = 1
         power, sv, rivals, mine = t.power, t.servant, t.rivals, t.seen.gems[t.seen.seat]
         cards = self._t()
-        values, copies = cards.value, self._copies
+        f = self._f()
+        values, copies = cards.value, f.copies
         scores: dict[str, float] = {}
         for card in options:
             c = cards.ids.get(card, 0)
@@ -421,13 +445,13 @@ class HeuristicBot:
                 scores[card] = memo[key]
                 continue
             # the sorties and 宝具 left of this colour (none left: every one of the card set)
-            s_cards, n_cards = self._sortie_cards[ci], self._np_cards[ci]
+            s_cards, n_cards = f.sortie_cards[ci], f.np_cards[ci]
             s_left, s_size = left, n_s[ci]
             if s_size == 0:
-                s_left, s_size = copies, self._n_all_sorties
+                s_left, s_size = copies, f.n_all_sorties
             n_left, n_size = left, n_n[ci]
             if n_size == 0:
-                n_left, n_size = copies, self._n_all_nps
+                n_left, n_size = copies, f.n_all_nps
             n_c = n_s[ci] + n_n[ci]
             # a rival bids on this land: an unseen card of its colour, drawn toward the gems
             pi = (1 - GEM_PULL) * n_c / unseen + GEM_PULL * g / total_gems * n_actions / unseen
