@@ -5,10 +5,14 @@ seat at every decision, and the bots must play the same games from it as from th
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from fuyuki.sbb import new_game
 from fuyuki.sbb.agents import make_bot, play_out
+from fuyuki.sbb.agents.heuristic import HeuristicBot
+from fuyuki.sbb.game import default_rules
 from fuyuki.sbb.rules import Rules
 from fuyuki.sbb.view import SEEN_FIELDS, build_seen, seen_of_view
 
@@ -28,7 +32,14 @@ def test_seen_is_what_the_view_shows_for_every_seat_at_every_decision(edition, m
                 for seat in range(players)]
         while not g.over:
             for seat in range(players):
-                assert build_seen(g, seat) == seen_of_view(g.view(seat)), (seed, seat, g.s.phase)
+                seen = build_seen(g, seat)
+                assert seen == seen_of_view(g.view(seat)), (seed, seat, g.s.phase)
+                # its ints are the same cards, numbered by the game's card table
+                names = g.t.names
+                assert seen.table is g.t
+                assert [names[c] for c in seen.hand_ids] == seen.hand
+                assert [names[c] for c in seen.disc_action_ids] == seen.disc_action
+                assert [names[c] for c in seen.land_ids] == seen.lands
                 checked += 1
             for seat, d in g.pending().items():
                 b = bots[seat]
@@ -59,3 +70,17 @@ def test_heuristic_bots_play_the_same_games_from_seen_as_from_views():
         play_out(slow, [make_bot("heuristic", seed * 4 + k) for k in range(4)],
                  visit=lambda *_: None)                                          # views
         assert fast.record.submissions == slow.record.submissions, seed
+
+
+def test_heuristic_bots_of_another_card_table_play_the_same_games_from_seen():
+    # an equal card set that is another object has another card table: the bots read the
+    # Seen's names, not the game's ints
+    cards = dataclasses.replace(default_rules().cards)
+    for seed in range(20):
+        games = [new_game(4, seed) for _ in range(3)]
+        play_out(games[0], [HeuristicBot(seed * 4 + k, cards=cards) for k in range(4)])
+        play_out(games[1], [HeuristicBot(seed * 4 + k) for k in range(4)])
+        play_out(games[2], [HeuristicBot(seed * 4 + k) for k in range(4)],
+                 visit=lambda *_: None)                                          # views
+        assert games[0].record.submissions == games[1].record.submissions \
+            == games[2].record.submissions, seed

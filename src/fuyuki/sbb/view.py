@@ -10,12 +10,16 @@ hands in the drafts, its own bid before the reveal, its open decision.
 bot): part of ``view(seat)`` in typed fields, built by :func:`build_seen` straight from the
 state without the view's dicts. :func:`seen_of_view` reads the same fields from a view, and a
 test checks that the two agree on every seat of many games — so a :class:`Seen` holds
-nothing that ``view(seat)`` does not show.
+nothing that ``view(seat)`` does not show. ``build_seen`` also gives the hand, the action
+discard and the lands as the game's card ints (the same cards, numbered by its
+:class:`~fuyuki.sbb.cards.CardTable`), so that a bot need not turn the names back into ints.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
+
+from fuyuki.sbb.cards import CardTable
 
 if TYPE_CHECKING:
     from fuyuki.sbb.game import Game
@@ -93,22 +97,31 @@ SEEN_FIELDS = (
     "deck_action",                   # view["decks"]["action"]
     "disc_action", "disc_servant",   # view["discards"]["action"], ["servant"]
     "hand", "my_master", "my_servant", "my_dark")   # view["me"]["hand"], ...
+#: the same cards as ints of ``table`` (build_seen; empty from a view): the hand, the action
+#: discard, the lands
+SEEN_INTS = ("table", "hand_ids", "disc_action_ids", "land_ids")
 
 
 class Seen:
-    """What the heuristic bot reads of ``view(seat)``: each field is a key of the view (a
-    seat's ``None`` — a face-down card, no bid — is ``""``, an unknown darkness ``False``).
+    """What the heuristic bot reads of ``view(seat)``: each field of ``SEEN_FIELDS`` is a key
+    of the view (a seat's ``None`` — a face-down card, no bid — is ``""``, an unknown darkness
+    ``False``); those of ``SEEN_INTS`` are ``hand``, ``disc_action`` and ``lands`` again as
+    the card ints of ``table``, the game's :class:`~fuyuki.sbb.cards.CardTable`
+    (:func:`build_seen`; from a view, :func:`seen_of_view`, ``table`` is ``None`` and they are
+    empty). Equality compares ``SEEN_FIELDS``.
 
     A plain class, not a dataclass: a dataclass's ``__init__`` is generated at run time and
     is not compiled."""
 
-    __slots__ = SEEN_FIELDS
+    __slots__ = SEEN_FIELDS + SEEN_INTS
 
     def __init__(self, seat: int, edition: str, mode: str, lands: list[str],
                  land_gems: list[int], gems: list[int], hand_size: list[int],
                  master: list[str], servant: list[str], dark: list[bool], bid: list[str],
                  deck_action: int, disc_action: list[str], disc_servant: list[str],
-                 hand: list[str], my_master: str, my_servant: str, my_dark: bool) -> None:
+                 hand: list[str], my_master: str, my_servant: str, my_dark: bool,
+                 table: CardTable | None, hand_ids: list[int], disc_action_ids: list[int],
+                 land_ids: list[int]) -> None:
         self.seat = seat
         self.edition = edition
         self.mode = mode
@@ -127,6 +140,10 @@ class Seen:
         self.my_master = my_master
         self.my_servant = my_servant
         self.my_dark = my_dark
+        self.table = table
+        self.hand_ids = hand_ids
+        self.disc_action_ids = disc_action_ids
+        self.land_ids = land_ids
 
     def as_dict(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in SEEN_FIELDS}
@@ -153,15 +170,18 @@ def seen_of_view(view: dict[str, Any]) -> Seen:
         [bool(p["dark"]) for p in seats], [p["bid"] or "" for p in seats],
         view["decks"]["action"], list(view["discards"]["action"]),
         list(view["discards"]["servant"]),
-        list(me["hand"]), me["master"] or "", me["servant"] or "", bool(me["dark"]))
+        list(me["hand"]), me["master"] or "", me["servant"] or "", bool(me["dark"]),
+        None, [], [], [])
 
 
 def build_seen(g: "Game", seat: int) -> Seen:
-    """``seen_of_view(build_view(g, seat))`` without building the view."""
+    """``seen_of_view(build_view(g, seat))`` without building the view, with the ints of the
+    hand, the action discard and the lands."""
     s, names = g.s, g.t.names
     revealed = bids_revealed(s.phase)
     n = s.n
     m_up, s_up = s.m_up, s.s_up
+    hand = sorted(s.hand[seat])
     return Seen(
         seat, g.rules.edition, g.rules.mode,
         [names[land] for land in s.lands], s.gems_on.copy(), s.gems.copy(),
@@ -171,5 +191,6 @@ def build_seen(g: "Game", seat: int) -> Seen:
         [bool(s.dark[i]) and m_up[i] for i in range(n)],
         [names[s.bids[i]] if revealed else "" for i in range(n)],
         len(s.adeck), [names[c] for c in s.adisc], [names[c] for c in s.sdisc],
-        [names[c] for c in sorted(s.hand[seat])], names[s.master[seat]],
-        names[s.servant[seat]], bool(s.dark[seat]))
+        [names[c] for c in hand], names[s.master[seat]],
+        names[s.servant[seat]], bool(s.dark[seat]),
+        g.t, hand, s.adisc.copy(), s.lands.copy())

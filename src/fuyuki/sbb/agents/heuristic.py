@@ -349,8 +349,12 @@ class HeuristicBot:
         t = self._t()
         f = self._f()
         left = f.copies.copy()
-        _take(t.ids, seen.hand, left)
-        _take(t.ids, seen.disc_action, left)
+        if seen.table is t:   # the game's ints are this card set's
+            _take_ids(seen.hand_ids, left)
+            _take_ids(seen.disc_action_ids, left)
+        else:
+            _take(t.ids, seen.hand, left)
+            _take(t.ids, seen.disc_action, left)
         n_sorties = [0] * _N_COLOURS
         n_nps = [0] * _N_COLOURS
         has_land = [False] * _N_COLOURS
@@ -392,6 +396,8 @@ class HeuristicBot:
     def _land_colours(self, seen: Seen) -> list[int]:
         """The colour (its index in ``COLOURS``) of each land of ``seen``."""
         t = self._t()
+        if seen.table is t:   # the game's ints are this card set's
+            return [t.colour[c] for c in seen.land_ids]
         return [t.colour[t.ids[land]] for land in seen.lands]
 
     def _colour_gems(self, seen: Seen) -> list[int]:
@@ -697,6 +703,13 @@ def _take(ids: dict[str, int], cards: list[str], left: list[int]) -> None:
     for card in cards:
         c = ids.get(card, -1)
         if c >= 0 and left[c] > 0:
+            left[c] = left[c] - 1
+
+
+def _take_ids(cards: list[int], left: list[int]) -> None:
+    """Take one off ``left`` at each card int of ``cards`` (if some are left)."""
+    for c in cards:
+        if left[c] > 0:
             left[c] = left[c] - 1
 
 
