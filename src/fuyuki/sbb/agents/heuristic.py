@@ -238,8 +238,9 @@ class HeuristicBot:
             return d.options[0]
         values = self.place_scores(seen, d.options)
         best, best_score = d.options[0], -math.inf
+        rand = self.rng.random
         for land_id in d.options:
-            score = values[land_id] + self.rng.random() * 0.01
+            score = values[land_id] + rand() * 0.01
             if score > best_score:
                 best, best_score = land_id, score
         return best
@@ -253,10 +254,12 @@ class HeuristicBot:
         # a card's score depends on the gems of its land and in all: the same on most lands
         memo: dict[tuple[str, int, int], float] = {}
         values: dict[str, float] = {}
+        base = _gems_of(cols, seen.land_gems)
         for land_id in options:
-            gems = [0] * _N_COLOURS
+            gems = base.copy()   # (the lands' colours differ: the card set says so)
             for k, land in enumerate(seen.lands):
-                gems[cols[k]] = seen.land_gems[k] + (land == land_id)
+                if land == land_id:
+                    gems[cols[k]] += 1
             best = -math.inf
             first = True
             for score in self._scores(table, gems, seen.hand, memo).values():   # max()
@@ -315,8 +318,9 @@ class HeuristicBot:
         scores = self._scores(table, _gems_of(table.land_colours, seen.land_gems), d.options)
         best: Any = None
         best_key = 0.0
+        rand = self.rng.random   # (looked up once: a method call by name costs more)
         for c, score in scores.items():   # max(): the first of the best
-            key = score + self.rng.random() * 0.05
+            key = score + rand() * 0.05
             if best is None or key > best_key:
                 best, best_key = c, key
         return best
@@ -447,9 +451,11 @@ class HeuristicBot:
             ci = cards.colour[c]
             g = gems[ci]
             key = (card, g, total_gems)
-            if memo is not None and key in memo:
-                scores[card] = memo[key]
-                continue
+            if memo is not None:
+                got = memo.get(key)
+                if got is not None:
+                    scores[card] = got
+                    continue
             # the sorties and 宝具 left of this colour (none left: every one of the card set)
             s_cards, n_cards = f.sortie_cards[ci], f.np_cards[ci]
             s_left, s_size = left, n_s[ci]
@@ -542,11 +548,20 @@ class HeuristicBot:
         if kind == "grail":
             # the game ends at this round's end, most gems winning, and this card is my bid:
             # play it when no rival can catch up this round, a lead of the richest land's gems
-            return 50.0 if lead >= max(max(seen.land_gems, default=0), 1) else -5.0
+            richest = 1   # max(max(seen.land_gems, default=0), 1)
+            for g in seen.land_gems:
+                if g > richest:
+                    richest = g
+            return 50.0 if lead >= richest else -5.0
         if kind == "swap":
             mine = SERVANT_PREF.get(seen.my_servant, 5)
-            best = max([SERVANT_PREF.get(servant, 5) for i, servant in enumerate(seen.servant)
-                        if servant and i != seen.seat], default=0)
+            best = 0   # the best servant face up, as max(..., default=0)
+            first = True
+            for i, servant in enumerate(seen.servant):
+                if servant and i != seen.seat:
+                    pref = SERVANT_PREF.get(servant, 5)
+                    if first or pref > best:
+                        best, first = pref, False
             return 1.5 if best - mine >= 4 else -3.0
         return -4.0  # 強運: keep it for a reaction
 
