@@ -84,8 +84,8 @@ class CardFacts:
     """What the bid's rating reads of a card set beyond its :class:`CardTable`: by colour
     (the index in ``COLOURS``), its action cards (:attr:`CardTable.actions`), its sortie cards
     and its 宝具 cards (each card once); by card int, the copies of each action card; how
-    many sortie and 宝具 cards a colour has; the servants' ints and powers in the card
-    file's order. Built once per card table (:func:`card_facts`)."""
+    many sortie and 宝具 cards a colour has; how many servants there are and their total
+    power. Built once per card table (:func:`card_facts`)."""
 
     def __init__(self, cs: CardSet, t: CardTable) -> None:
         self.actions_of: list[list[int]] = [t.actions.get(ci, []) for ci in range(_N_COLOURS)]
@@ -100,8 +100,8 @@ class CardFacts:
         # (a colour's cards: a sortie of each sortie value, a 宝具 of each 宝具 value)
         self.n_all_sorties = len(cs.sortie_values)
         self.n_all_nps = len(cs.np_values)
-        self.servant_ids = list(t.servants)
-        self.servant_powers = [sv.power for sv in t.servants.values()]
+        self.n_servants = len(t.servants)
+        self.servant_power = sum([sv.power for sv in t.servants.values()])
 
 
 _FACTS: dict[int, tuple[CardTable, CardFacts]] = {}
@@ -283,24 +283,17 @@ class HeuristicBot:
     def _unseen_power(self, seen: Seen) -> float:
         """The mean power of the servants this seat cannot see: neither its own, nor face
         up, nor discarded."""
-        t = self._t()
-        seen_n = [0] * len(t.names)   # by card int ("", a face-down servant, is no card)
-        _count(t.ids, seen.servant, seen_n)
-        _count(t.ids, seen.disc_servant, seen_n)
-        mine = t.ids.get(seen.my_servant, -1)
-        if mine >= 0:
-            seen_n[mine] = seen_n[mine] + 1
-        total = 0
-        count = 0
+        servants = self.cards.servants
+        seen_ids: list[str] = []   # each servant of the card set seen ("": face down)
+        _servants_in(servants, seen.servant, seen_ids)
+        _servants_in(servants, seen.disc_servant, seen_ids)
+        if seen.my_servant in servants and seen.my_servant not in seen_ids:
+            seen_ids.append(seen.my_servant)
         f = self._f()
-        powers = f.servant_powers
-        for k, c in enumerate(f.servant_ids):   # in the card file's order
-            n = seen_n[c]
-            if n:
-                seen_n[c] = n - 1
-            else:
-                total += powers[k]
-                count += 1
+        total = f.servant_power   # (ints: the sum is the same in any order)
+        for servant in seen_ids:
+            total -= servants[servant].power
+        count = f.n_servants - len(seen_ids)
         return total / count if count else 2.0
 
     def _rivals(self, seen: Seen, unseen: float) -> list[float]:
@@ -704,12 +697,12 @@ def _gems_of(land_colours: list[int], land_gems: list[int]) -> list[int]:
     return gems
 
 
-def _count(ids: dict[str, int], cards: list[str], counts: list[int]) -> None:
-    """Add one to ``counts`` at the int of each card of ``cards`` (if the card set has it)."""
+def _servants_in(servants: dict[str, Servant], cards: list[str], found: list[str]) -> None:
+    """Add to ``found`` each card of ``cards`` that is a servant of ``servants`` and not
+    found yet."""
     for card in cards:
-        c = ids.get(card, -1)
-        if c >= 0:
-            counts[c] = counts[c] + 1
+        if card in servants and card not in found:
+            found.append(card)
 
 
 def _take(ids: dict[str, int], cards: list[str], left: list[int]) -> None:
