@@ -467,15 +467,16 @@ class HeuristicBot:
             alone = clear = beaten = safe = 1.0
             last = 0.0   # the rivals face down share one power: their chances once
             first = True
-            s_lt = n_lt = n_ge = 0.0
+            s_lt = n_lt = 0.0
+            n_ge = 1.0   # a rival's 宝具 that wins this land destroys my servant
             for rp in rivals:
                 if first or rp != last:
                     # P(rival's sortie total < mine), ties half; P(rival's 宝具 total < mine)
+                    # (a 出撃 reads neither the 宝具 below it nor ``beaten``)
                     s_lt = _below(rp, s_cards, s_left, s_size, values, total)
-                    n_lt = _below(rp, n_cards, n_left, n_size, values, total)
-                    # a rival's 宝具 that wins this land destroys my servant
-                    n_ge = 1.0 if is_sortie else _above(rp, n_cards, n_left, n_size, values,
-                                                        total)
+                    if not is_sortie:
+                        n_lt = _below(rp, n_cards, n_left, n_size, values, total)
+                        n_ge = _above(rp, n_cards, n_left, n_size, values, total)
                     last, first = rp, False
                 alone *= 1 - pi
                 clear *= 1 - pi + pi * (1 - p_np) * s_lt
