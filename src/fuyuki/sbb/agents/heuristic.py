@@ -202,20 +202,20 @@ class HeuristicBot:
     # reference cycle, and the simulator pauses the cycle collector while games play)
     def _draft_master(self, d: Decision) -> Any:
         best: Any = None
-        best_key = (0.0, "")
-        for c in d.options:   # max(): the first of the best
-            key = (self.master_value(c), c)
-            if best is None or key > best_key:
-                best, best_key = c, key
+        best_value = 0.0
+        for c in d.options:   # max() by (value, id), the first of the best
+            value = self.master_value(c)
+            if best is None or value > best_value or (value == best_value and c > best):
+                best, best_value = c, value
         return best
 
     def _draft_servant(self, d: Decision) -> Any:
         best: Any = None
-        best_key = (0.0, "")
-        for c in d.options:
-            key = (self.servant_value(c), c)
-            if best is None or key > best_key:
-                best, best_key = c, key
+        best_value = 0.0
+        for c in d.options:   # max() by (value, id), the first of the best
+            value = self.servant_value(c)
+            if best is None or value > best_value or (value == best_value and c > best):
+                best, best_value = c, value
         return best
 
     def master_value(self, c: str) -> float:
@@ -345,31 +345,24 @@ class HeuristicBot:
         """:meth:`unseen_actions` of ``seen`` (``land_colours``: its lands' colours)."""
         t = self._t()
         f = self._f()
-        left = f.copies.copy()
-        if seen.table is t:   # the game's ints are this card set's
-            _take_ids(seen.hand_ids, left)
-            _take_ids(seen.disc_action_ids, left)
-        else:
-            _take(t.ids, seen.hand, left)
-            _take(t.ids, seen.disc_action, left)
-        n_sorties = [0] * _N_COLOURS
-        n_nps = [0] * _N_COLOURS
-        has_land = [False] * _N_COLOURS
-        for ci in land_colours:
-            has_land[ci] = True
-            n = 0
-            for c in f.sortie_cards[ci]:
-                n += left[c]
-            n_sorties[ci] = n
-            n = 0
-            for c in f.np_cards[ci]:
-                n += left[c]
-            n_nps[ci] = n
         unseen = seen.deck_action
         for i, size in enumerate(seen.hand_size):
             if i != seen.seat:
                 unseen += size
-        return Unseen(left, n_sorties, n_nps, has_land, unseen)
+        # every card of the lands' colours, less those of my hand and the discard
+        u = Unseen(f.copies.copy(), [0] * _N_COLOURS, [0] * _N_COLOURS, [False] * _N_COLOURS,
+                   unseen)
+        for ci in land_colours:
+            u.has_land[ci] = True
+            u.n_sorties[ci] = f.n_all_sorties
+            u.n_nps[ci] = f.n_all_nps
+        if seen.table is t:   # the game's ints are this card set's
+            _take(seen.hand_ids, u, t)
+            _take(seen.disc_action_ids, u, t)
+        else:
+            _take(_ids_of(t.ids, seen.hand), u, t)
+            _take(_ids_of(t.ids, seen.disc_action), u, t)
+        return u
 
     def bid_table(self, seen: Seen) -> BidTable:
         """What rating a bid reads from ``seen``, apart from the lands' gems."""
@@ -706,20 +699,26 @@ def _servants_in(servants: dict[str, Servant], cards: list[str], found: list[str
             found.append(card)
 
 
-def _take(ids: dict[str, int], cards: list[str], left: list[int]) -> None:
-    """Take one off ``left`` at the int of each card of ``cards`` (if the card set has it and
-    some are left)."""
-    for card in cards:
-        c = ids.get(card, -1)
-        if c >= 0 and left[c] > 0:
-            left[c] = left[c] - 1
+def _ids_of(ids: dict[str, int], cards: list[str]) -> list[int]:
+    """The int of each card of ``cards`` (-1: a card the card set lacks)."""
+    return [ids.get(card, -1) for card in cards]
 
 
-def _take_ids(cards: list[int], left: list[int]) -> None:
-    """Take one off ``left`` at each card int of ``cards`` (if some are left)."""
+def _take(cards: list[int], u: Unseen, t: CardTable) -> None:
+    """Take each card of ``cards`` (card ints; -1: none) off the unseen cards ``u``, if any
+    of its copies are left there."""
+    left = u.left
     for c in cards:
-        if left[c] > 0:
-            left[c] = left[c] - 1
+        if c >= 0:
+            k = left[c]
+            if k > 0:
+                left[c] = k - 1
+                ci = t.colour[c]
+                if u.has_land[ci]:
+                    if t.np[c]:
+                        u.n_nps[ci] -= 1
+                    else:
+                        u.n_sorties[ci] -= 1
 
 
 def _below(rp: float, cards: list[int], left: list[int], size: int, values: list[int],
