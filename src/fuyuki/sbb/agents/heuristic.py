@@ -250,9 +250,15 @@ class HeuristicBot:
         bid's score with the gem there (the hand must not be empty); :mod:`.belief` reads
         them as the parent's likelihoods."""
         table = self.bid_table(seen)
+        cards = self._t()
         cols = table.land_colours
-        # a card's score depends on the gems of its land and in all: the same on most lands
-        memo: dict[tuple[str, int, int], float] = {}
+        # (:meth:`_scores` of the hand on each land, read card by card)
+        hand = [cards.ids.get(card, 0) for card in seen.hand]
+        # an event card's score does not depend on the gems; an action card's depends on the
+        # gems of its land and in all: the same on most lands (memo: by card, those gems)
+        fixed = [0.0 if cards.kind[c] == _ACTION else self._event_score(seen, card, table.lead)
+                 for c, card in zip(hand, seen.hand)]
+        memo: dict[tuple[int, int, int], float] = {}
         values: dict[str, float] = {}
         base = _gems_of(cols, seen.land_gems)
         for land_id in options:
@@ -260,9 +266,19 @@ class HeuristicBot:
             for k, land in enumerate(seen.lands):
                 if land == land_id:
                     gems[cols[k]] += 1
+            total_gems, n_actions, unseen = self._gem_totals(table, gems)
             best = -math.inf
             first = True
-            for score in self._scores(table, gems, seen.hand, memo).values():   # max()
+            for k, c in enumerate(hand):   # max() of the hand's scores
+                score = fixed[k]
+                if cards.kind[c] == _ACTION:
+                    g = gems[cards.colour[c]]
+                    key = (c, g, total_gems)
+                    got = memo.get(key)
+                    if got is None:
+                        got = self._action_score(table, c, g, total_gems, n_actions, unseen)
+                        memo[key] = got
+                    score = got
                 if first or score > best:
                     best, first = score, False
             values[land_id] = best
@@ -404,13 +420,27 @@ class HeuristicBot:
         table = self.bid_table(seen)
         return self._scores(table, _gems_of(table.land_colours, seen.land_gems), options)
 
-    def _scores(self, t: BidTable, gems: list[int], options: Any,
-                memo: dict[tuple[str, int, int], float] | None = None) -> dict[str, float]:
+    def _scores(self, t: BidTable, gems: list[int], options: Any) -> dict[str, float]:
         """:meth:`bid_scores` of ``options`` on the table ``t`` with ``gems`` on each colour's
-        land. ``memo`` keeps each action card's score by its land's gems and the gems in all,
-        for calls on the same table."""
+        land."""
+        total_gems, n_actions, unseen = self._gem_totals(t, gems)
+        cards = self._t()
+        scores: dict[str, float] = {}
+        for card in options:
+            c = cards.ids.get(card, 0)
+            if cards.kind[c] != _ACTION:
+                scores[card] = self._event_score(t.seen, card, t.lead)
+            else:
+                scores[card] = self._action_score(t, c, gems[cards.colour[c]], total_gems,
+                                                  n_actions, unseen)
+        return scores
+
+    def _gem_totals(self, t: BidTable, gems: list[int]) -> tuple[int, int, int]:
+        """With ``gems`` on each colour's land: the gems on the lands in all (1 if none), the
+        unseen action cards of the lands' colours, and the cards a rival may bid from (the
+        unseen cards, at least those, at least 1)."""
         u = t.lands
-        left, n_s, n_n, has_land = u.left, u.n_sorties, u.n_nps, u.has_land
+        n_s, n_n, has_land = u.n_sorties, u.n_nps, u.has_land
         total_gems = 0
         n_actions = 0
         for ci in range(_N_COLOURS):
@@ -424,75 +454,67 @@ class HeuristicBot:
             unseen = n_actions
         if unseen < 1:
             unseen = 1
+        return total_gems, n_actions, unseen
+
+    def _action_score(self, t: BidTable, c: int, g: int, total_gems: int, n_actions: int,
+                      unseen: int) -> float:
+        """The score of the action card ``c`` (its int) on the table ``t``, ``g`` gems on its
+        land (:meth:`_gem_totals`: ``total_gems``, ``n_actions``, ``unseen``)."""
+        u = t.lands
+        left, n_s, n_n = u.left, u.n_sorties, u.n_nps
         power, sv, rivals, mine = t.power, t.servant, t.rivals, t.seen.gems[t.seen.seat]
         cards = self._t()
         f = self._f()
         values, copies = cards.value, f.copies
-        scores: dict[str, float] = {}
-        for card in options:
-            c = cards.ids.get(card, 0)
-            if cards.kind[c] != _ACTION:
-                scores[card] = self._event_score(t.seen, card, t.lead)
-                continue
-            ci = cards.colour[c]
-            g = gems[ci]
-            key = (card, g, total_gems)
-            if memo is not None:
-                got = memo.get(key)
-                if got is not None:
-                    scores[card] = got
-                    continue
-            # the sorties and 宝具 left of this colour (none left: every one of the card set)
-            s_cards, n_cards = f.sortie_cards[ci], f.np_cards[ci]
-            s_left, s_size = left, n_s[ci]
-            if s_size == 0:
-                s_left, s_size = copies, f.n_all_sorties
-            n_left, n_size = left, n_n[ci]
-            if n_size == 0:
-                n_left, n_size = copies, f.n_all_nps
-            n_c = n_s[ci] + n_n[ci]
-            # a rival bids on this land: an unseen card of its colour, drawn toward the gems
-            pi = (1 - GEM_PULL) * n_c / unseen + GEM_PULL * g / total_gems * n_actions / unseen
-            p_np = n_size / (n_size + s_size)
-            value = values[c]
-            total = power + value
-            is_sortie = not cards.np[c]
-            alone = clear = beaten = safe = 1.0
-            last = 0.0   # the rivals face down share one power: their chances once
-            first = True
-            s_lt = n_lt = 0.0
-            n_ge = 1.0   # a rival's 宝具 that wins this land destroys my servant
-            for rp in rivals:
-                if first or rp != last:
-                    # P(rival's sortie total < mine), ties half; P(rival's 宝具 total < mine)
-                    # (a 出撃 reads neither the 宝具 below it nor ``beaten``)
-                    s_lt = _below(rp, s_cards, s_left, s_size, values, total)
-                    if not is_sortie:
-                        n_lt = _below(rp, n_cards, n_left, n_size, values, total)
-                        n_ge = _above(rp, n_cards, n_left, n_size, values, total)
-                    last, first = rp, False
-                alone *= 1 - pi
-                clear *= 1 - pi + pi * (1 - p_np) * s_lt
-                beaten *= 1 - pi + pi * ((1 - p_np) + p_np * n_lt)
-                safe *= 1 - pi * p_np * n_ge
-            gain = float(g)
-            if mine + g >= t.target:
-                gain += REACH            # these gems would meet my victory condition
-            if is_sortie:
-                ev = gain * clear
-            elif sv is not None and sv.np_as_sortie_vs_np:
-                no_np = 1.0
-                for _ in rivals:
-                    no_np *= 1 - pi * p_np
-                ev = (no_np - alone) * (gain + 0.5)   # つばめ返し beats 出撃 only
-            else:
-                ev = (beaten - alone) * (gain + t.effect)
-            ev -= KEEP * value            # keep strong cards for later
-            ev -= (1 - safe) * t.loss
-            scores[card] = ev
-            if memo is not None:
-                memo[key] = ev
-        return scores
+        ci = cards.colour[c]
+        # the sorties and 宝具 left of this colour (none left: every one of the card set)
+        s_cards, n_cards = f.sortie_cards[ci], f.np_cards[ci]
+        s_left, s_size = left, n_s[ci]
+        if s_size == 0:
+            s_left, s_size = copies, f.n_all_sorties
+        n_left, n_size = left, n_n[ci]
+        if n_size == 0:
+            n_left, n_size = copies, f.n_all_nps
+        n_c = n_s[ci] + n_n[ci]
+        # a rival bids on this land: an unseen card of its colour, drawn toward the gems
+        pi = (1 - GEM_PULL) * n_c / unseen + GEM_PULL * g / total_gems * n_actions / unseen
+        p_np = n_size / (n_size + s_size)
+        value = values[c]
+        total = power + value
+        is_sortie = not cards.np[c]
+        alone = clear = beaten = safe = 1.0
+        last = 0.0   # the rivals face down share one power: their chances once
+        first = True
+        s_lt = n_lt = 0.0
+        n_ge = 1.0   # a rival's 宝具 that wins this land destroys my servant
+        for rp in rivals:
+            if first or rp != last:
+                # P(rival's sortie total < mine), ties half; P(rival's 宝具 total < mine)
+                # (a 出撃 reads neither the 宝具 below it nor ``beaten``)
+                s_lt = _below(rp, s_cards, s_left, s_size, values, total)
+                if not is_sortie:
+                    n_lt = _below(rp, n_cards, n_left, n_size, values, total)
+                    n_ge = _above(rp, n_cards, n_left, n_size, values, total)
+                last, first = rp, False
+            alone *= 1 - pi
+            clear *= 1 - pi + pi * (1 - p_np) * s_lt
+            beaten *= 1 - pi + pi * ((1 - p_np) + p_np * n_lt)
+            safe *= 1 - pi * p_np * n_ge
+        gain = float(g)
+        if mine + g >= t.target:
+            gain += REACH            # these gems would meet my victory condition
+        if is_sortie:
+            ev = gain * clear
+        elif sv is not None and sv.np_as_sortie_vs_np:
+            no_np = 1.0
+            for _ in rivals:
+                no_np *= 1 - pi * p_np
+            ev = (no_np - alone) * (gain + 0.5)   # つばめ返し beats 出撃 only
+        else:
+            ev = (beaten - alone) * (gain + t.effect)
+        ev -= KEEP * value            # keep strong cards for later
+        ev -= (1 - safe) * t.loss
+        return ev
 
     def _loss_cost(self, seen: Seen, power: int, unseen_power: float) -> float:
         """What losing my servant in a battle costs: the gem I return (if I hold one) and
