@@ -67,15 +67,15 @@ _N_COLOURS: Final[int] = len(COLOURS)
 
 class Unseen:
     """The action cards a seat cannot see: how many copies of each action card (by its int)
-    are left; by colour (the index in ``COLOURS``), how many sorties and 宝具 that leaves of
-    the lands' colours (``has_land``; 0 for a colour without a land); and how many cards are
-    unseen in all (events included: the deck and the others' hands)."""
+    are left; how many sorties and 宝具 that leaves of the lands' colours (``has_land``, by
+    the colour's index in ``COLOURS``), ``n_left[2 * colour]`` and ``n_left[2 * colour + 1]``
+    (0 for a colour without a land); and how many cards are unseen in all (events included:
+    the deck and the others' hands)."""
 
-    def __init__(self, left: list[int], n_sorties: list[int], n_nps: list[int],
-                 has_land: list[bool], count: int) -> None:
+    def __init__(self, left: list[int], n_left: list[int], has_land: list[bool],
+                 count: int) -> None:
         self.left = left
-        self.n_sorties = n_sorties
-        self.n_nps = n_nps
+        self.n_left = n_left
         self.has_land = has_land
         self.count = count
 
@@ -83,9 +83,10 @@ class Unseen:
 class CardFacts:
     """What the bid's rating reads of a card set beyond its :class:`CardTable`: by colour
     (the index in ``COLOURS``), its action cards (:attr:`CardTable.actions`), its sortie cards
-    and its 宝具 cards (each card once); by card int, the copies of each action card; how
-    many sortie and 宝具 cards a colour has; how many servants there are and their total
-    power. Built once per card table (:func:`card_facts`)."""
+    and its 宝具 cards (each card once); by card int, the copies of each action card and its
+    place in :attr:`Unseen.n_left`; how many sortie and 宝具 cards a colour has (also as
+    ``n_left`` of every colour); how many servants there are and their total power. Built
+    once per card table (:func:`card_facts`)."""
 
     def __init__(self, cs: CardSet, t: CardTable) -> None:
         self.actions_of: list[list[int]] = [t.actions.get(ci, []) for ci in range(_N_COLOURS)]
@@ -97,9 +98,12 @@ class CardFacts:
                 if not self.copies[c]:
                     (self.np_cards if t.np[c] else self.sortie_cards)[ci].append(c)
                 self.copies[c] += 1
+        self.slot = [2 * t.colour[c] + (1 if t.np[c] else 0) if self.copies[c] else 0
+                     for c in range(len(t.names))]
         # (a colour's cards: a sortie of each sortie value, a 宝具 of each 宝具 value)
         self.n_all_sorties = len(cs.sortie_values)
         self.n_all_nps = len(cs.np_values)
+        self.full = [self.n_all_sorties, self.n_all_nps] * _N_COLOURS
         self.n_servants = len(t.servants)
         self.servant_power = sum([sv.power for sv in t.servants.values()])
 
@@ -366,18 +370,18 @@ class HeuristicBot:
             if i != seen.seat:
                 unseen += size
         # every card of the lands' colours, less those of my hand and the discard
-        u = Unseen(f.copies.copy(), [0] * _N_COLOURS, [0] * _N_COLOURS, [False] * _N_COLOURS,
-                   unseen)
+        u = Unseen(f.copies.copy(), f.full.copy(), [False] * _N_COLOURS, unseen)
+        if seen.table is t:   # the game's ints are this card set's
+            _take(seen.hand_ids, u.left, u.n_left, f.slot)
+            _take(seen.disc_action_ids, u.left, u.n_left, f.slot)
+        else:
+            _take(_ids_of(t.ids, seen.hand), u.left, u.n_left, f.slot)
+            _take(_ids_of(t.ids, seen.disc_action), u.left, u.n_left, f.slot)
         for ci in land_colours:
             u.has_land[ci] = True
-            u.n_sorties[ci] = f.n_all_sorties
-            u.n_nps[ci] = f.n_all_nps
-        if seen.table is t:   # the game's ints are this card set's
-            _take(seen.hand_ids, u, t)
-            _take(seen.disc_action_ids, u, t)
-        else:
-            _take(_ids_of(t.ids, seen.hand), u, t)
-            _take(_ids_of(t.ids, seen.disc_action), u, t)
+        for ci in range(_N_COLOURS):
+            if not u.has_land[ci]:
+                u.n_left[2 * ci] = u.n_left[2 * ci + 1] = 0
         return u
 
     def bid_table(self, seen: Seen) -> BidTable:
@@ -440,13 +444,13 @@ class HeuristicBot:
         unseen action cards of the lands' colours, and the cards a rival may bid from (the
         unseen cards, at least those, at least 1)."""
         u = t.lands
-        n_s, n_n, has_land = u.n_sorties, u.n_nps, u.has_land
+        n_left, has_land = u.n_left, u.has_land
         total_gems = 0
         n_actions = 0
         for ci in range(_N_COLOURS):
             if has_land[ci]:
                 total_gems += gems[ci]
-                n_actions += n_s[ci] + n_n[ci]
+                n_actions += n_left[2 * ci] + n_left[2 * ci + 1]
         if total_gems == 0:
             total_gems = 1
         unseen = u.count   # max(u.count, n_actions, 1)
@@ -461,7 +465,7 @@ class HeuristicBot:
         """The score of the action card ``c`` (its int) on the table ``t``, ``g`` gems on its
         land (:meth:`_gem_totals`: ``total_gems``, ``n_actions``, ``unseen``)."""
         u = t.lands
-        left, n_s, n_n = u.left, u.n_sorties, u.n_nps
+        left = u.left
         power, sv, rivals, mine = t.power, t.servant, t.rivals, t.seen.gems[t.seen.seat]
         cards = self._t()
         f = self._f()
@@ -469,13 +473,14 @@ class HeuristicBot:
         ci = cards.colour[c]
         # the sorties and 宝具 left of this colour (none left: every one of the card set)
         s_cards, n_cards = f.sortie_cards[ci], f.np_cards[ci]
-        s_left, s_size = left, n_s[ci]
+        n_s, n_n = u.n_left[2 * ci], u.n_left[2 * ci + 1]
+        s_left, s_size = left, n_s
         if s_size == 0:
             s_left, s_size = copies, f.n_all_sorties
-        n_left, n_size = left, n_n[ci]
+        n_left, n_size = left, n_n
         if n_size == 0:
             n_left, n_size = copies, f.n_all_nps
-        n_c = n_s[ci] + n_n[ci]
+        n_c = n_s + n_n
         # a rival bids on this land: an unseen card of its colour, drawn toward the gems
         pi = (1 - GEM_PULL) * n_c / unseen + GEM_PULL * g / total_gems * n_actions / unseen
         p_np = n_size / (n_size + s_size)
@@ -726,21 +731,17 @@ def _ids_of(ids: dict[str, int], cards: list[str]) -> list[int]:
     return [ids.get(card, -1) for card in cards]
 
 
-def _take(cards: list[int], u: Unseen, t: CardTable) -> None:
-    """Take each card of ``cards`` (card ints; -1: none) off the unseen cards ``u``, if any
-    of its copies are left there."""
-    left = u.left
+def _take(cards: list[int], left: list[int], n_left: list[int], slot: list[int]) -> None:
+    """Take each card of ``cards`` (card ints; -1: none) off the unseen cards (``left`` and
+    ``n_left`` of :class:`Unseen`; ``slot``: :attr:`CardFacts.slot`), if any of its copies
+    are left there."""
     for c in cards:
         if c >= 0:
             k = left[c]
             if k > 0:
                 left[c] = k - 1
-                ci = t.colour[c]
-                if u.has_land[ci]:
-                    if t.np[c]:
-                        u.n_nps[ci] -= 1
-                    else:
-                        u.n_sorties[ci] -= 1
+                s = slot[c]
+                n_left[s] = n_left[s] - 1
 
 
 def _below(rp: float, cards: list[int], left: list[int], size: int, values: list[int],
