@@ -543,16 +543,18 @@ class HeuristicBot:
             return 0.0
         eff = sv.effect
         hurt = bool(eff.pool_gems)
+        servants = self.cards.servants
+        plain = eff.destroy == ("servant",) and not eff.sure_hit   # a plain destruction
         for i, servant in enumerate(seen.servant):
             if i == seen.seat:
                 continue
-            rsv = self.cards.servants.get(servant)
+            rsv = servants.get(servant)
             if rsv is None:
                 hurt = True
                 continue
             if eff.destroy and rsv.retaliate:
                 return 0.0
-            if not (eff.destroy == ("servant",) and rsv.indestructible and not eff.sure_hit):
+            if not (plain and rsv.indestructible):
                 hurt = True
         return EFFECT if hurt else 0.0
 
@@ -722,7 +724,7 @@ def _servants_in(servants: dict[str, Servant], cards: list[str], found: list[str
     """Add to ``found`` each card of ``cards`` that is a servant of ``servants`` and not
     found yet."""
     for card in cards:
-        if card in servants and card not in found:
+        if card and card in servants and card not in found:   # ("": face down)
             found.append(card)
 
 
