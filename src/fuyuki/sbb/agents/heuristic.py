@@ -18,12 +18,16 @@ they were tuned with ``benchmarks/bot_paired.py`` against random and earlier heu
 
 Speed: this module is compiled with the engine (``fuyuki._build.COMPILED``) and typed for it.
 It reads a view through :class:`~fuyuki.sbb.view.Seen` (typed fields of the view; in
-``Game.play_bots`` the engine builds it without building the view's dicts: ``reads_seen``). A
-bid's rating reads it once (:class:`BidTable`: what does not change with the lands' gems),
-so the parent's extra gem rates its bids on each land from one reading; the card facts come
-from the card set's :class:`~fuyuki.sbb.cards.CardTable`. The arithmetic is the same,
-operation for operation: ``tests/sbb/test_bot_choices.py`` checks that the bot makes the
-choices and gives the bid scores, bit for bit, that it did before.
+``Game.play_bots`` the engine builds it without building the view's dicts: ``reads_seen``; there
+it also holds the hand, the discard and the lands as the game's card ints, read when the
+game's card table is the bot's own). A bid's rating reads it once (:class:`BidTable`: what
+does not change with the lands' gems; the unseen cards as copies left by card int,
+:class:`Unseen`), so the parent's extra gem rates its bids on each land from one reading; the
+card facts come from the card set's :class:`~fuyuki.sbb.cards.CardTable` and
+:class:`CardFacts`, built once per card set. The arithmetic is the same, operation for
+operation (or, for the chances, sums of 1s and halves, exact in any order):
+``tests/sbb/test_bot_choices.py`` checks that the bot makes the choices and gives the bid
+scores, bit for bit, that it did before.
 """
 
 from __future__ import annotations
