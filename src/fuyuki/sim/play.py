@@ -6,7 +6,7 @@ count what happened (:func:`summarize`); nothing from the log is ever given to a
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Final, Sequence
 
 from fuyuki.core.errors import DataError
 from fuyuki.core.events import logged_get
@@ -180,8 +180,9 @@ def summarize(g: Game, seat_of: list[int], names: Sequence[str], index: int,
     }
 
 
-_COUNTED = frozenset(ABILITY_EVENTS)
-_BATTLE_KINDS = frozenset(BATTLE_KINDS)
+# Final: a C global in the compiled build (a module global is a dict look-up at every use)
+_COUNTED: Final = frozenset(ABILITY_EVENTS)
+_BATTLE_KINDS: Final = frozenset(BATTLE_KINDS)
 assert not _COUNTED & {"round", "setup", "draft_kept", "dealt", "flip", "new_master_up",
                        "battle", "np_resolves", "new_servant", "lost", "draw", "draws"}, \
     "an ability event that summarize also reads must be let through like darken"
