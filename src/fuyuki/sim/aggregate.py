@@ -37,21 +37,45 @@ def rate_row(key: Any, wins: int, games: int, share: float, **extra: Any) -> dic
             "flag": flag(lo, hi, share)}
 
 
-def group(games: list[dict], key: Callable[[dict], Any], share: float,
-          name: Callable[[Any], str] | None = None) -> list[dict[str, Any]]:
-    wins: Counter = Counter()
-    count: Counter = Counter()
+#: the report's tables of win rates by a seat's property, in one pass over the games (tally)
+TABLES = ("masters", "servants", "pairs", "offsets", "by_player", "by_bot", "dark_with",
+          "reveal")
+NEVER = 10 ** 6   # the reveal round of a seat never revealed (a number, to sort)
+
+
+def seat_keys(seat: dict[str, Any]) -> tuple[Any, ...]:
+    """The key of ``seat`` in each table of :data:`TABLES` (None: not counted there)."""
+    m, s = seat["master"], seat["servant"]
+    return (m or None, s or None, f"{m}+{s}", seat["offset"], seat["player"], seat["bot"],
+            seat.get("dark_with"), seat["reveal"] if seat["reveal"] is not None else NEVER)
+
+
+def tally(games: list[dict]) -> list[dict[Any, list[int]]]:
+    """For each table of :data:`TABLES`, ``[seats, wins]`` by key (keys in the order first
+    seen), counted in one pass over every seat of ``games``."""
+    tables: list[dict[Any, list[int]]] = [{} for _ in TABLES]
     for g in games:
         for seat in g["seats"]:
-            k = key(seat)
-            if k is None:
-                continue
-            count[k] += 1
-            wins[k] += seat["win"]
+            win = int(seat["win"])
+            for table, k in zip(tables, seat_keys(seat)):
+                if k is None:
+                    continue
+                c = table.get(k)
+                if c is None:
+                    table[k] = [1, win]
+                else:
+                    c[0] += 1
+                    c[1] += win
+    return tables
+
+
+def rate_rows(table: dict[Any, list[int]], share: float,
+              name: Callable[[Any], str] | None = None) -> list[dict[str, Any]]:
+    """One :func:`rate_row` per key of a :func:`tally` table."""
     rows = []
-    for k in count:
+    for k, (count, wins) in table.items():
         extra = {"name": name(k)} if name else {}
-        rows.append(rate_row(k, wins[k], count[k], share, **extra))
+        rows.append(rate_row(k, wins, count, share, **extra))
     return rows
 
 
@@ -70,20 +94,19 @@ def build_report(cfg: SimConfig, games: list[dict], gap_games: list[dict]) -> di
         return cs.servants[s].name["ja"] if s in cs.servants else s
 
     by_rate = lambda rows: sorted(rows, key=lambda r: (-r["rate"], str(r["id"])))  # noqa: E731
-    masters = by_rate(group(games, lambda s: s["master"] or None, share, mname))
-    servants = by_rate(group(games, lambda s: s["servant"] or None, share, sname))
-    pairs = by_rate(group(games, lambda s: f"{s['master']}+{s['servant']}", share,
-                          lambda k: "+".join((mname(k.split("+")[0]), sname(k.split("+")[1])))))
-    offsets = sorted(group(games, lambda s: s["offset"], share), key=lambda r: r["id"])
-    players = sorted(group(games, lambda s: s["player"], share,
-                           lambda k: cfg.bots[k]), key=lambda r: r["id"])
-    bots = by_rate(group(games, lambda s: s["bot"], share))
-    dark = by_rate(group(games, lambda s: s.get("dark_with"), share, sname))
-    never = 10 ** 6
-    reveal = sorted(group(games, lambda s: s["reveal"] if s["reveal"] is not None else never,
-                          share), key=lambda r: r["id"])
+    by_id = lambda rows: sorted(rows, key=lambda r: r["id"])  # noqa: E731
+    t = dict(zip(TABLES, tally(games)))
+    masters = by_rate(rate_rows(t["masters"], share, mname))
+    servants = by_rate(rate_rows(t["servants"], share, sname))
+    pairs = by_rate(rate_rows(t["pairs"], share,
+                              lambda k: "+".join((mname(k.split("+")[0]), sname(k.split("+")[1])))))
+    offsets = by_id(rate_rows(t["offsets"], share))
+    players = by_id(rate_rows(t["by_player"], share, lambda k: cfg.bots[k]))
+    bots = by_rate(rate_rows(t["by_bot"], share))
+    dark = by_rate(rate_rows(t["dark_with"], share, sname))
+    reveal = by_id(rate_rows(t["reveal"], share))
     for r in reveal:
-        if r["id"] == never:
+        if r["id"] == NEVER:
             r["id"] = "never"
 
     rounds = sorted(g["rounds"] for g in games)
