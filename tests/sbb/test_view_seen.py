@@ -84,3 +84,24 @@ def test_heuristic_bots_of_another_card_table_play_the_same_games_from_seen():
                  visit=lambda *_: None)                                          # views
         assert games[0].record.submissions == games[1].record.submissions \
             == games[2].record.submissions, seed
+
+
+def test_play_bots_builds_no_seen_for_a_decision_the_heuristic_bot_answers_blind():
+    # a single option, or a kind of blind_kinds (the drafts): None instead of a Seen
+    from fuyuki.sbb.view import Seen
+
+    class Recording(HeuristicBot):
+        def choose(self, view, decision):
+            got.append((decision.kind, len(decision.options), view))
+            return super().choose(view, decision)
+
+    got: list = []
+    for seed in range(10):
+        play_out(new_game(4, seed), [Recording(seed * 4 + k) for k in range(4)])
+    blind = [(kind, view) for kind, n, view in got if n == 1 or kind in HeuristicBot.blind_kinds]
+    read = [(kind, view) for kind, n, view in got
+            if n > 1 and kind not in HeuristicBot.blind_kinds]
+    assert all(view is None for _, view in blind)
+    assert all(type(view) is Seen for _, view in read)
+    assert {kind for kind, _ in blind} >= {"draft_master", "draft_servant"}
+    assert {kind for kind, _ in read} >= {"bid", "place_gem"}

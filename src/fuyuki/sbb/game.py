@@ -116,13 +116,15 @@ class Game:
         :func:`fuyuki.sbb.agents.play_out`: the same submissions in the same order, each
         through :meth:`submit` (checked, and written to the record). A bot whose
         ``reads_seen`` is true is given the compact :class:`~fuyuki.sbb.view.Seen` of its
-        view instead of the view. Past ``limit`` decisions (if > 0) a FuyukiError says the
+        view instead of the view, or None for a decision with a single option or of a kind in
+        its ``blind_kinds``. Past ``limit`` decisions (if > 0) a FuyukiError says the
         game did not end."""
         s = self.s
         needs = [bool(bots[seat].needs_view) for seat in range(s.n)]
         # (getattr's default costs an exception: asked only of the bots that read a view)
         seen = [needs[seat] and bool(getattr(bots[seat], "reads_seen", False))
                 for seat in range(s.n)]
+        blind: list[Any] = [bots[seat].blind_kinds if seen[seat] else () for seat in range(s.n)]
         # each bot's bound choose, looked up once (a method look-up per decision otherwise)
         choose: list[Any] = [bots[seat].choose for seat in range(s.n)]
         count = 0
@@ -130,8 +132,12 @@ class Game:
             for seat, d in list(s.asking.items()):
                 if seat in s.answers:
                     continue
-                view: Any = (build_seen(self, seat) if seen[seat] else self.view(seat)
-                             if needs[seat] else None)
+                view: Any = None
+                if seen[seat]:
+                    if len(d.options) > 1 and d.kind not in blind[seat]:
+                        view = build_seen(self, seat)
+                elif needs[seat]:
+                    view = self.view(seat)
                 self.submit(seat, choose[seat](view, d))
                 count += 1
             if 0 < limit <= count:

@@ -150,8 +150,10 @@ class BidTable:
 class HeuristicBot:
     name: ClassVar[str] = "heuristic"
     needs_view: ClassVar[bool] = True
-    #: Game.play_bots may give it a Seen instead of the view
+    #: Game.play_bots may give it a Seen instead of the view — or None for a decision it
+    #: answers without reading its view: one of ``blind_kinds``, or one with a single option
     reads_seen: ClassVar[bool] = True
+    blind_kinds: ClassVar[frozenset[str]] = frozenset({"draft_master", "draft_servant"})
 
     def __init__(self, seed: int = 0, cards: CardSet | None = None) -> None:
         self.rng = random.Random(seed)
@@ -178,21 +180,23 @@ class HeuristicBot:
             self._facts = card_facts(self.cards, self._t())
         return self._facts
 
-    def choose(self, view: dict[str, Any] | Seen, decision: Decision) -> Any:
-        """The choice for ``decision`` from this seat's view (or its :class:`Seen`)."""
+    def choose(self, view: dict[str, Any] | Seen | None, decision: Decision) -> Any:
+        """The choice for ``decision`` from this seat's view (or its :class:`Seen`; None will
+        do for a decision with a single option or of a kind in :attr:`blind_kinds`)."""
         opts = decision.options
         if len(opts) == 1:
             return opts[0]
-        seen = view if isinstance(view, Seen) else seen_of_view(view)
         kind = decision.kind
-        if kind == "bid":
-            return self._bid(seen, decision)
-        if kind == "place_gem":
-            return self._place_gem(seen, decision)
         if kind == "draft_master":
             return self._draft_master(decision)
         if kind == "draft_servant":
             return self._draft_servant(decision)
+        assert view is not None, f"a {kind} decision needs the view"
+        seen = view if isinstance(view, Seen) else seen_of_view(view)
+        if kind == "bid":
+            return self._bid(seen, decision)
+        if kind == "place_gem":
+            return self._place_gem(seen, decision)
         if kind == "luck":
             return self._luck(seen, decision)
         if kind == "substitute":
