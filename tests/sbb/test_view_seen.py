@@ -63,12 +63,16 @@ def test_seen_differs_when_any_field_differs():
         assert other != seen, name
 
 
-def test_heuristic_bots_play_the_same_games_from_seen_as_from_views():
-    for seed in range(40):
-        fast, slow = new_game(4, seed), new_game(4, seed)
-        play_out(fast, [make_bot("heuristic", seed * 4 + k) for k in range(4)])   # Seen
-        play_out(slow, [make_bot("heuristic", seed * 4 + k) for k in range(4)],
-                 visit=lambda *_: None)                                          # views
+@pytest.mark.parametrize("edition,mode,options,players", PRESETS)
+def test_heuristic_bots_play_the_same_games_from_seen_as_from_views(edition, mode, options,
+                                                                   players):
+    rules = Rules.preset(edition, mode, options)
+    for seed in range(40 if mode is None and not options and edition == "final" else 8):
+        fast, slow = (new_game(players, seed, rules=rules) for _ in range(2))
+        play_out(fast, [make_bot("heuristic", seed * 8 + k, rules)
+                        for k in range(players)])                    # Seen (its card ints)
+        play_out(slow, [make_bot("heuristic", seed * 8 + k, rules) for k in range(players)],
+                 visit=lambda *_: None)                              # views
         assert fast.record.submissions == slow.record.submissions, seed
 
 
