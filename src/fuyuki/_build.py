@@ -26,6 +26,9 @@ What compiled modules must respect (mypyc 2.4.1; the suite runs against the comp
   (``emit(kind, /, **data)`` called with ``kind=``: mypyc drops the keyword).
 - annotations are checked at run time: a ``tuple`` parameter given a list raises TypeError.
 - compiled functions and classes cannot be monkeypatched from tests.
+- a constant tuple passed around as an object is typed ``Final[tuple[str, ...]]`` (not a bare
+  ``Final``): a fixed-length tuple type is a C struct in compiled code, and every use of the
+  constant then makes a new tuple object.
 """
 
 from __future__ import annotations

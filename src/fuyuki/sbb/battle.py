@@ -16,11 +16,11 @@ from fuyuki.sbb.game import Answers, Game
 from fuyuki.sbb.state import Op
 
 #: the data keys of the most frequent battle events (Game.log)
-UNCONTESTED: Final = ("seat", "land", "gems")
-MISFIRE: Final = ("seat", "land")
-BATTLE: Final = ("land", "seats")
-TAKE: Final = ("seat", "land", "gems")
-TOTALS: Final = ("land", "totals", "kinds", "parts")
+UNCONTESTED: Final[tuple[str, ...]] = ("seat", "land", "gems")
+MISFIRE: Final[tuple[str, ...]] = ("seat", "land")
+BATTLE: Final[tuple[str, ...]] = ("land", "seats")
+TAKE: Final[tuple[str, ...]] = ("seat", "land", "gems")
+TOTALS: Final[tuple[str, ...]] = ("land", "totals", "kinds", "parts")
 #: seats as event data keys (str(seat), made once)
 SEAT_KEYS: Final = tuple(str(p) for p in range(16))
 

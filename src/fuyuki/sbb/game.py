@@ -34,12 +34,14 @@ Answers = dict[int, Any]
 #: the loop that runs the rule stack (fuyuki.sbb.steps.run, which knows every step; it is set
 #: when fuyuki.sbb is imported — game.py cannot import the step modules, they import it)
 RUNNER: Final[list[Callable[[Game], None]]] = []
-#: the data keys of the most frequent events, logged compactly (Game.log)
-FLIP: Final = ("seat", "what", "card")
-DRAW: Final = ("seat", "cards")
-DRAWS: Final = ("seats", "hands")
+#: the data keys of the most frequent events, logged compactly (Game.log). Typed
+#: ``tuple[str, ...]``: the compiled build keeps one tuple object for it (a fixed-length tuple
+#: type is a C struct there, made into a new tuple object at every use — see _build)
+FLIP: Final[tuple[str, ...]] = ("seat", "what", "card")
+DRAW: Final[tuple[str, ...]] = ("seat", "cards")
+DRAWS: Final[tuple[str, ...]] = ("seats", "hands")
 #: each seat's one-seat audience, made once (a private event's ``to``)
-ONLY: Final = tuple([(p,) for p in range(16)])
+ONLY: Final[tuple[tuple[int, ...], ...]] = tuple([(p,) for p in range(16)])
 #: the RNG version of a new game (fuyuki.core.rng); a record keeps its game's version in its
 #: config ("rng", absent for version 1: the records made before version 2), and a replay
 #: passes it back to new_game

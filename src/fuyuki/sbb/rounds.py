@@ -15,10 +15,10 @@ from fuyuki.sbb.state import Op
 #: them at the reveal, and fuyuki.sbb.sampling rebuilds a game in the middle of a round with them
 AFTER_EVENTS: Final[tuple[Op, ...]] = (("cleanup",), ("draw_step",), ("round_end",))
 #: the data keys of the round's most frequent events (Game.log)
-ROUND: Final = ("round", "parent")
-GEMS_PLACED: Final = ("gems",)
-EXTRA_GEM: Final = ("seat", "land")
-REVEAL: Final = ("bids",)
+ROUND: Final[tuple[str, ...]] = ("round", "parent")
+GEMS_PLACED: Final[tuple[str, ...]] = ("gems",)
+EXTRA_GEM: Final[tuple[str, ...]] = ("seat", "land")
+REVEAL: Final[tuple[str, ...]] = ("bids",)
 #: a round's steps after its battles
 AFTER_BATTLES: Final[tuple[Op, ...]] = (("events_resolve",),) + AFTER_EVENTS
 

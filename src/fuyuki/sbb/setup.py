@@ -12,8 +12,8 @@ from fuyuki.sbb.rules import Rules
 from fuyuki.sbb.state import Op
 
 #: the data keys of the drafts' events, logged compactly (Game.log)
-DRAFT_KEPT: Final = ("kind", "seat", "card", "pack")
-DRAFT_PASS: Final = ("kind", "seat", "left")
+DRAFT_KEPT: Final[tuple[str, ...]] = ("kind", "seat", "card", "pack")
+DRAFT_PASS: Final[tuple[str, ...]] = ("kind", "seat", "left")
 
 
 def step_setup(g: Game) -> None:
