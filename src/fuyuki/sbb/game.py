@@ -341,19 +341,20 @@ class Game:
         """Draw one action card, logged."""
         card = self.take_action_card(seat)
         if card:
-            self.log_draws({seat: [card]})
+            self.log_draws([seat], [[self.t.names[card]]])
         return card != NO_CARD
 
-    def log_draws(self, drawn: dict[int, list[int]]) -> None:
-        """One public event with who drew and their hand sizes, one private event per seat
-        with the cards it drew."""
-        if not drawn or self.quiet:
+    def log_draws(self, seats: list[int], cards: list[list[str]]) -> None:
+        """One public event with who drew (``seats``, in the order they drew) and their hand
+        sizes, one private event per seat with the ids of the cards it drew (``cards[i]``:
+        ``seats[i]``'s). Both lists become event data: the caller makes them for this call."""
+        if not seats or self.quiet:
             return
         hand = self.s.hand
-        for seat, cards in drawn.items():
-            self.log("draw", DRAW, (seat, self.t.names_of(cards)),
-                     ONLY[seat] if seat < len(ONLY) else (seat,))
-        self.log("draws", DRAWS, (list(drawn), [len(hand[seat]) for seat in drawn]))
+        for i in range(len(seats)):
+            seat = seats[i]
+            self.log("draw", DRAW, (seat, cards[i]), ONLY[seat] if seat < len(ONLY) else (seat,))
+        self.log("draws", DRAWS, (seats, [len(hand[seat]) for seat in seats]))
 
     def draw_card(self, kind: str) -> int:
         """Draw a master or servant (``kind``), reshuffling its discard when empty [R-20];

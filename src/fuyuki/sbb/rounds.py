@@ -158,9 +158,10 @@ def step_cleanup(g: Game) -> None:
 
 
 def step_draw_step(g: Game) -> None:
-    s, r = g.s, g.rules
+    s, r, names = g.s, g.rules, g.t.names
     s.phase = "draw"
-    drawn: dict[int, list[int]] = {}
+    seats: list[int] = []   # who drew, and (in cards) the id of the card each drew
+    cards: list[list[str]] = []
     for seat in s.order():
         if s.over:
             break
@@ -174,8 +175,9 @@ def step_draw_step(g: Game) -> None:
         if draw:
             card = g.take_action_card(seat)
             if card:
-                drawn[seat] = [card]
-    g.log_draws(drawn)
+                seats.append(seat)
+                cards.append([names[card]])
+    g.log_draws(seats, cards)
 
 
 def step_round_end(g: Game) -> None:

@@ -142,11 +142,11 @@ def step_draft_picked(g: Game, kind: str, order: tuple[int, ...], i: int, pack: 
 
 
 def step_deal(g: Game) -> None:
-    s = g.s
-    drawn: dict[int, list[int]] = {}
+    s, names = g.s, g.t.names
+    drawn: dict[int, list[str]] = {}   # the ids of the cards each seat drew, by seat
     for _ in range(g.rules.opening_hand):
         for seat in s.order():
             card = g.take_action_card(seat)
             if card:
-                drawn.setdefault(seat, []).append(card)
-    g.log_draws(drawn)
+                drawn.setdefault(seat, []).append(names[card])
+    g.log_draws(list(drawn), list(drawn.values()))
