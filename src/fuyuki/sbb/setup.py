@@ -7,7 +7,7 @@ from typing import Final
 
 from fuyuki.core.protocol import Decision
 from fuyuki.core.rng import shuffle
-from fuyuki.sbb.game import Answers, Game
+from fuyuki.sbb.game import Answers, Game, has_card
 from fuyuki.sbb.rules import Rules
 from fuyuki.sbb.state import Op
 
@@ -113,9 +113,13 @@ def step_draft_pick(g: Game, kind: str, order: tuple[int, ...], i: int,
                     pack: tuple[int, ...]) -> None:
     s = g.s
     seat = order[i]
-    s.seen[seat].extend(c for c in pack if c not in s.seen[seat])
-    g.ask({seat: Decision(f"draft_{kind}", g.t.names_in(pack))},
-          ("draft_picked", kind, order, i, pack))
+    seen = s.seen[seat]
+    for c in pack:
+        if not has_card(seen, c):
+            seen.append(c)
+    # (not an f-string: building the string costs more than the choice; the kinds are these two)
+    decision = "draft_master" if kind == "master" else "draft_servant"
+    g.ask({seat: Decision(decision, g.t.names_in(pack))}, ("draft_picked", kind, order, i, pack))
 
 
 def step_draft_picked(g: Game, kind: str, order: tuple[int, ...], i: int, pack: tuple[int, ...],
