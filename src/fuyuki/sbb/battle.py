@@ -12,6 +12,7 @@ from typing import Any, Final
 
 from fuyuki.core.protocol import Decision
 from fuyuki.sbb.abilities import Loss
+from fuyuki.sbb.cards import COLOURS
 from fuyuki.sbb.game import Answers, Game
 from fuyuki.sbb.state import Op
 
@@ -23,6 +24,8 @@ TAKE: Final[tuple[str, ...]] = ("seat", "land", "gems")
 TOTALS: Final[tuple[str, ...]] = ("land", "totals", "kinds", "parts")
 #: seats as event data keys (str(seat), made once)
 SEAT_KEYS: Final = tuple(str(p) for p in range(16))
+#: how many colours an action card or a land may have (CardTable.colour: 0 to N_COLOURS - 1)
+N_COLOURS: Final[int] = len(COLOURS)
 
 
 def step_battle(g: Game, li: int, parts: tuple[int, ...]) -> None:
@@ -52,26 +55,27 @@ def step_battle(g: Game, li: int, parts: tuple[int, ...]) -> None:
         g.then(("battle_fight", li, parts, {}))
 
 
-def bid_colours(g: Game) -> dict[int, tuple[int, ...]]:
-    """The seats that bid an action card, by its colour (CardTable.colour), from the parent
-    to the left."""
+def bid_colours(g: Game) -> list[tuple[int, ...]]:
+    """The seats that bid an action card of each colour (the list's index: CardTable.colour;
+    ``()``: none), from the parent to the left. (A list, not a dict by colour: a list is
+    indexed natively in the compiled build.)"""
     s, colour = g.s, g.t.colour
-    colours: dict[int, tuple[int, ...]] = {}
+    colours: list[tuple[int, ...]] = [()] * N_COLOURS
     for seat in s.order():
         c = colour[s.bids[seat]]   # -1: no bid, or an event
         if c >= 0:
-            seats = colours.get(c)
-            colours[c] = (seat,) if seats is None else seats + (seat,)
+            seats = colours[c]
+            colours[c] = seats + (seat,) if seats else (seat,)
     return colours
 
 
-def battle_steps(g: Game, colours: dict[int, tuple[int, ...]], first: int = 0) -> list[Op]:
+def battle_steps(g: Game, colours: list[tuple[int, ...]], first: int = 0) -> list[Op]:
     """The round's battle steps from land ``first`` on, in table order: one for each land
     with bids (``colours``: :func:`bid_colours`)."""
     s, colour = g.s, g.t.colour
     steps: list[Op] = []
     for li in range(first, len(s.lands)):
-        parts = colours.get(colour[s.lands[li]])
+        parts = colours[colour[s.lands[li]]]
         if parts:
             steps.append(("battle", li, parts))
     return steps

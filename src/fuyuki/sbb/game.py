@@ -412,6 +412,16 @@ def has_card(cards: list[int], card: int) -> bool:
     return False
 
 
+def remove_card(cards: list[int], card: int) -> None:
+    """``cards.remove(card)`` (its first copy), found by a loop over native ints (``remove`` is
+    a generic comparison per card in the compiled build). ValueError if it is not there."""
+    for i in range(len(cards)):
+        if cards[i] == card:
+            cards.pop(i)
+            return
+    raise ValueError(f"card {card} is not in {cards}")
+
+
 def flip(g: Game, seat: int, what: str) -> None:
     """Turn a seat's master or servant face up (a public event naming the card)."""
     g.flip(seat, what)

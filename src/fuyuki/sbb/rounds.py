@@ -8,7 +8,7 @@ from typing import Final
 from fuyuki.core.protocol import Decision
 from fuyuki.sbb.battle import battle_steps, bid_colours
 from fuyuki.sbb.cards import NO_CARD
-from fuyuki.sbb.game import Answers, Game, flip
+from fuyuki.sbb.game import Answers, Game, flip, remove_card
 from fuyuki.sbb.state import Op
 
 #: a round's steps after its events (§4.2 discard, §4.4 draw, §4.5 end): the engine schedules
@@ -88,16 +88,21 @@ def step_reveal(g: Game, answers: Answers) -> None:
     s.phase = "reveal"
     for seat, name in answers.items():
         card = t.ids[name]
-        s.hand[seat].remove(card)
+        remove_card(s.hand[seat], card)
         s.bids[seat] = card
     g.log("reveal", REVEAL, ([t.names[c] if c else None for c in s.bids],))
-    # every master and servant of a player in any battle turns face up, before any battle
-    colours = bid_colours(g)
-    for seats in colours.values():
-        if len(seats) >= 2:
-            for seat in seats:
-                flip(g, seat, "master")
-                flip(g, seat, "servant")
+    # every master and servant of a player in any battle turns face up, before any battle:
+    # battle by battle in the order of their first bidders from the parent, each from the
+    # parent to the left
+    colours, colour = bid_colours(g), t.colour
+    for first in s.order():
+        c = colour[s.bids[first]]
+        if c >= 0:
+            seats = colours[c]
+            if len(seats) >= 2 and seats[0] == first:
+                for seat in seats:
+                    flip(g, seat, "master")
+                    flip(g, seat, "servant")
     steps = battle_steps(g, colours)
     steps.extend(AFTER_BATTLES)
     g.then_all(steps)
