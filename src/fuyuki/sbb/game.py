@@ -353,7 +353,7 @@ class Game:
         hand = self.s.hand
         for i in range(len(seats)):
             seat = seats[i]
-            self.log("draw", DRAW, (seat, cards[i]), ONLY[seat] if seat < len(ONLY) else (seat,))
+            self.log("draw", DRAW, (seat, cards[i]), only(seat))
         self.log("draws", DRAWS, (seats, [len(hand[seat]) for seat in seats]))
 
     def draw_card(self, kind: str) -> int:
@@ -401,6 +401,12 @@ class Game:
         if self.rules.coins:
             s.result["coins"] = list(s.coins)
         self.emit("game_over", reason=reason, winners=winners, gems=list(s.gems))
+
+
+def only(seat: int) -> tuple[int, ...]:
+    """The audience of an event only ``seat`` may see: ``(seat,)``, the same tuple each time
+    (:data:`ONLY`) for all but very large tables."""
+    return ONLY[seat] if seat < len(ONLY) else (seat,)
 
 
 def has_card(cards: list[int], card: int) -> bool:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from fuyuki.sbb.abilities import Loss
 from fuyuki.sbb.battle import god_hand, luck_used, offer_luck, played_np
 from fuyuki.sbb.cards import NO_CARD, SELF
-from fuyuki.sbb.game import Answers, Game
+from fuyuki.sbb.game import Answers, Game, only
 
 DESTROYS = ("destroy", "sure", "retaliate")
 
@@ -112,7 +112,7 @@ def step_losses_apply(g: Game, losses: tuple[Loss, ...], cause: str,
     # replacements
     for victim in servant_lost:
         s.servant[victim] = g.draw_card("servant")
-        g.emit("new_servant", to=(victim,), seat=victim, card=names[s.servant[victim]])
+        g.emit("new_servant", to=only(victim), seat=victim, card=names[s.servant[victim]])
     for victim in master_lost:
         _replace_master(g, victim, g.t.ids[masters[victim].id], fetched.pop(victim, None))
     for victim, new in fetched.items():  # v1.0: 慎二's servant lost, 桜 replaces 慎二
@@ -164,7 +164,7 @@ def _replace_master(g: Game, victim: int, old: int, new: int | None) -> None:
     s.master[victim] = g.draw_card("master")
     s.m_up[victim] = False
     s.dark[victim] = bool(s.master[victim]) and g.ab(victim).starts_dark(g.rules)
-    g.emit("new_master", to=(victim,), seat=victim, card=names[s.master[victim]])
+    g.emit("new_master", to=only(victim), seat=victim, card=names[s.master[victim]])
 
 
 def step_retaliate(g: Game, avenger_seat: int, target: int) -> None:

@@ -7,7 +7,7 @@ from typing import Final
 
 from fuyuki.core.protocol import Decision
 from fuyuki.core.rng import shuffle
-from fuyuki.sbb.game import Answers, Game, has_card
+from fuyuki.sbb.game import Answers, Game, has_card, only
 from fuyuki.sbb.rules import Rules
 from fuyuki.sbb.state import Op
 
@@ -69,7 +69,7 @@ def step_deal_random(g: Game, seats: tuple[int, ...] | None = None) -> None:
     for seat in s.order() if seats is None else seats:
         s.master[seat] = g.draw_card("master")
         s.servant[seat] = g.draw_card("servant")
-        g.emit("dealt", to=(seat,), seat=seat, master=g.t.names[s.master[seat]],
+        g.emit("dealt", to=only(seat), seat=seat, master=g.t.names[s.master[seat]],
                servant=g.t.names[s.servant[seat]])
     start_dark_masters(g)
 
@@ -103,7 +103,7 @@ def step_draft_start(g: Game, kind: str, seats: tuple[int, ...] | None = None) -
     deck = s.mdeck if kind == "master" else s.sdeck
     size = g.rules.draft_pack if s.n < 7 else max(g.rules.draft_pack, 7)
     pack = [deck.pop() for _ in range(min(size, len(deck)))]
-    s.phase = f"draft_{kind}"
+    s.phase = "draft_master" if kind == "master" else "draft_servant"
     g.emit("draft_start", kind=kind, first=order[0], size=len(pack),
            direction="left" if kind == "master" else "right")
     g.then(("draft_pick", kind, order, 0, tuple(pack)))
@@ -124,15 +124,15 @@ def step_draft_pick(g: Game, kind: str, order: tuple[int, ...], i: int,
 
 def step_draft_picked(g: Game, kind: str, order: tuple[int, ...], i: int, pack: tuple[int, ...],
                       answers: Answers) -> None:
-    s = g.s
+    s, names = g.s, g.t.names
     seat = order[i]
-    card = g.t.ids[answers[seat]]
+    kept = answers[seat]
+    card = g.t.ids[kept]
     if kind == "master":
         s.master[seat] = card
     else:
         s.servant[seat] = card
-    g.log("draft_kept", DRAFT_KEPT, (kind, seat, answers[seat], list(g.t.names_in(pack))),
-          (seat,))
+    g.log("draft_kept", DRAFT_KEPT, (kind, seat, kept, [names[c] for c in pack]), only(seat))
     g.log("draft_pass", DRAFT_PASS, (kind, seat, len(pack) - 1))
     rest = tuple(c for c in pack if c != card)
     if i + 1 < len(order) and rest:
