@@ -116,22 +116,20 @@ def step_battle_fight(g: Game, li: int, parts: tuple[int, ...], offers: Answers)
     for p in parts:
         if t.np[s.bids[p]]:
             np_count += 1
-    eff: dict[int, str] = {}   # each bid's kind, "np" or "sortie", as it fights
+    as_np = [False] * s.n   # by seat: whether its bid fights as a 宝具 (else as a 出撃)
     nps: list[int] = []
     sorties: list[int] = []
     for p in parts:
         if not t.np[s.bids[p]]:
-            eff[p] = "sortie"
             sorties.append(p)
         elif np_count > 1 and g.servant_card(p).np_as_sortie_vs_np:
-            eff[p] = "sortie"   # only when another 宝具 card is in the battle
-            sorties.append(p)
+            sorties.append(p)   # only when another 宝具 card is in the battle
             g.emit("np_as_sortie", seat=p)
         else:
-            eff[p] = "np"
+            as_np[p] = True
             nps.append(p)
     all_sortie = not nps
-    totals: dict[int, int] = {}
+    totals = [0] * s.n   # by seat: each participant's total (lists: indexed natively)
     # what each total is made of, and the totals and kinds by seat, for the log
     terms: dict[str, list[list[Any]]] = {}
     shown_totals: dict[str, int] = {}
@@ -157,7 +155,7 @@ def step_battle_fight(g: Game, li: int, parts: tuple[int, ...], offers: Answers)
         key = seat_key(p)
         terms[key] = term
         shown_totals[key] = total
-        kinds[key] = eff[p]
+        kinds[key] = "np" if as_np[p] else "sortie"
     g.log("totals", TOTALS, (land_card.id, shown_totals, kinds, terms))
     if nps and sorties:
         g.emit("case1", land=land_card.id, losers=sorties)
@@ -176,8 +174,9 @@ def step_battle_fight(g: Game, li: int, parts: tuple[int, ...], offers: Answers)
 
 
 def _compare_nps(g: Game, li: int, parts: tuple[int, ...], nps: list[int],
-                 totals: dict[int, int]) -> None:
-    """Case 2 among the 宝具 players (フラガラック wins whatever the totals)."""
+                 totals: list[int]) -> None:
+    """Case 2 among the 宝具 players (フラガラック wins whatever the totals; ``totals``: by
+    seat)."""
     fr = [p for p in nps if g.ab(p).wins_np_compare]
     if fr:
         g.emit("fragarach", seats=fr)
@@ -193,10 +192,14 @@ def _compare_nps(g: Game, li: int, parts: tuple[int, ...], nps: list[int],
         _resolve_winners(g, li, parts, winners, single=False)
 
 
-def _compare_sorties(g: Game, li: int, parts: tuple[int, ...], totals: dict[int, int]) -> None:
-    """Case 3: highest 出撃 total takes the gems; a tie splits (or tie dice)."""
+def _compare_sorties(g: Game, li: int, parts: tuple[int, ...], totals: list[int]) -> None:
+    """Case 3: highest 出撃 total (``totals``: by seat) takes the gems; a tie splits (or tie
+    dice)."""
     s = g.s
-    best = max(totals.values())
+    best = totals[parts[0]]
+    for p in parts:   # (a loop: max() is a generic call of a builtin when compiled)
+        if totals[p] > best:
+            best = totals[p]
     tied = [p for p in parts if totals[p] == best]
     land = g.t.names[s.lands[li]]
     if len(tied) == 1:
