@@ -12,7 +12,7 @@ from typing import Any, Final
 
 from fuyuki.core.protocol import Decision
 from fuyuki.sbb.abilities import Loss
-from fuyuki.sbb.cards import COLOURS
+from fuyuki.sbb.cards import N_COLOURS
 from fuyuki.sbb.game import Answers, Game
 from fuyuki.sbb.state import Op
 
@@ -24,8 +24,6 @@ TAKE: Final[tuple[str, ...]] = ("seat", "land", "gems")
 TOTALS: Final[tuple[str, ...]] = ("land", "totals", "kinds", "parts")
 #: seats as event data keys (str(seat), made once)
 SEAT_KEYS: Final = tuple(str(p) for p in range(16))
-#: how many colours an action card or a land may have (CardTable.colour: 0 to N_COLOURS - 1)
-N_COLOURS: Final[int] = len(COLOURS)
 
 
 def step_battle(g: Game, li: int, parts: tuple[int, ...]) -> None:

@@ -26,7 +26,9 @@ FETCH_TRIGGERS = ("master_destroyed", "master_lost", "servant_destroyed")
 EFFECT_KEYS = ("destroy", "cancel", "sure_hit", "pool_gems", "needs_faceup_keyword")
 PASSIVE_KEYS = ("indestructible", "hand_penalty", "retaliate", "tsubame", "np_as_sortie_vs_np")
 EVENT_KINDS = ("luck", "swap", "grail")
-COLOURS = ("red", "blue", "green", "yellow", "purple")
+#: the lands' and action cards' colours (a colour's int: its index here)
+COLOURS: Final[tuple[str, ...]] = ("red", "blue", "green", "yellow", "purple")
+N_COLOURS: Final[int] = len(COLOURS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,8 +172,14 @@ def card_value(card: str) -> int:
 
 #: the int of "no card" (an empty master or servant seat, no bid): the id "" sorts first
 NO_CARD: Final = 0
-#: what a card id names (:attr:`CardTable.kind`)
-NONE, MASTER, SERVANT, LAND, ACTION, EVENT = range(6)
+#: what a card id names (:attr:`CardTable.kind`; Final: constants in the compiled build, not
+#: a look-up in the module's dict at every use)
+NONE: Final = 0
+MASTER: Final = 1
+SERVANT: Final = 2
+LAND: Final = 3
+ACTION: Final = 4
+EVENT: Final = 5
 #: ``fetched`` of a master ability: the seat's own master comes back face up (偽臣の書)
 SELF = -1
 
@@ -211,6 +219,9 @@ class CardTable:
             COLOURS.index(land.colour): [self.ids[c] for c in cs.actions_of(land.colour)]
             for land in cs.lands.values()}
         self._ids_cache: dict[tuple[str, ...], list[int]] = {}
+        #: what a reader derives once from this table, under the reader's name (the heuristic
+        #: bot's rating facts: fuyuki.sbb.agents.heuristic.card_facts)
+        self.derived: dict[str, Any] = {}
         self.masters: dict[int, Master] = {}
         self.servants: dict[int, Servant] = {}
         self.lands: dict[int, Land] = {}

@@ -126,7 +126,8 @@ class Game:
         # (getattr's default costs an exception: asked only of the bots that read a view)
         seen = [needs[seat] and bool(getattr(bots[seat], "reads_seen", False))
                 for seat in range(s.n)]
-        blind: list[Any] = [bots[seat].blind_kinds if seen[seat] else () for seat in range(s.n)]
+        blind: list[Any] = [getattr(bots[seat], "blind_kinds", ()) if seen[seat] else ()
+                            for seat in range(s.n)]
         # each bot's bound choose, looked up once (a method look-up per decision otherwise)
         choose: list[Any] = [bots[seat].choose for seat in range(s.n)]
         count = 0

@@ -39,8 +39,8 @@ from typing import Any, ClassVar, Final
 from mypy_extensions import mypyc_attr
 
 from fuyuki.core.protocol import Decision
-from fuyuki.sbb.cards import (ACTION, COLOURS, Action, CardSet, CardTable, Servant, card_table, card_value,
-                               parse_action)
+from fuyuki.sbb.cards import (ACTION, COLOURS, N_COLOURS, Action, CardSet, CardTable, Servant,
+                               card_table, card_value, parse_action)
 from fuyuki.sbb.view import Seen, seen_of_view
 
 # 綺礼 before 臓硯: against three random bots the heuristic took 0.599 with 綺礼, 0.566 with 臓硯
@@ -65,8 +65,6 @@ KEEP: Final = 0.12      # the cost of spending a card of value 1 (keep strong ca
 LOSS: Final = 1.0       # losing my servant in a battle: the gem I return
 SERVANT_WORTH: Final = 0.3  # ... and per point of power my servant has above a fresh one's mean
 JEWEL: Final = 0.5      # the cost of a card given up to 宝石魔術, beyond KEEP (the hand it leaves)
-_ACTION: Final[int] = ACTION          # (cards.py's names are not Final: a dict look-up each)
-_N_COLOURS: Final[int] = len(COLOURS)
 
 
 class Unseen:
@@ -93,9 +91,9 @@ class CardFacts:
     once per card table (:func:`card_facts`)."""
 
     def __init__(self, cs: CardSet, t: CardTable) -> None:
-        self.actions_of: list[list[int]] = [t.actions.get(ci, []) for ci in range(_N_COLOURS)]
-        self.sortie_cards: list[list[int]] = [[] for _ in range(_N_COLOURS)]
-        self.np_cards: list[list[int]] = [[] for _ in range(_N_COLOURS)]
+        self.actions_of: list[list[int]] = [t.actions.get(ci, []) for ci in range(N_COLOURS)]
+        self.sortie_cards: list[list[int]] = [[] for _ in range(N_COLOURS)]
+        self.np_cards: list[list[int]] = [[] for _ in range(N_COLOURS)]
         self.copies = [0] * len(t.names)
         for ci, actions in enumerate(self.actions_of):
             for c in actions:
@@ -107,24 +105,17 @@ class CardFacts:
         # (a colour's cards: a sortie of each sortie value, a 宝具 of each 宝具 value)
         self.n_all_sorties = len(cs.sortie_values)
         self.n_all_nps = len(cs.np_values)
-        self.full = [self.n_all_sorties, self.n_all_nps] * _N_COLOURS
+        self.full = [self.n_all_sorties, self.n_all_nps] * N_COLOURS
         self.n_servants = len(t.servants)
         self.servant_power = sum([sv.power for sv in t.servants.values()])
 
 
-_FACTS: dict[int, tuple[CardTable, CardFacts]] = {}
-
-
 def card_facts(cs: CardSet, t: CardTable) -> CardFacts:
-    """The :class:`CardFacts` of ``cs`` (whose table is ``t``), built once and cached by the
-    table (as :func:`~fuyuki.sbb.cards.card_table` caches the table)."""
-    got = _FACTS.get(id(t))
-    if got is not None and got[0] is t:
-        return got[1]
-    if len(_FACTS) >= 64:   # many card sets were loaded: forget the older ones
-        _FACTS.clear()
-    facts = CardFacts(cs, t)
-    _FACTS[id(t)] = (t, facts)
+    """The :class:`CardFacts` of ``cs`` (whose table is ``t``), built once per table (kept in
+    :attr:`CardTable.derived`, which lives as long as the table's own cache keeps it)."""
+    facts = t.derived.get("heuristic")
+    if facts is None:
+        facts = t.derived["heuristic"] = CardFacts(cs, t)
     return facts
 
 
@@ -268,7 +259,7 @@ class HeuristicBot:
         hand = [cards.ids.get(card, 0) for card in seen.hand]
         # an event card's score does not depend on the gems; an action card's depends on the
         # gems of its land and in all: the same on most lands (memo: by card, those gems)
-        fixed = [0.0 if cards.kind[c] == _ACTION else self._event_score(seen, card, table.lead)
+        fixed = [0.0 if cards.kind[c] == ACTION else self._event_score(seen, card, table.lead)
                  for c, card in zip(hand, seen.hand)]
         memo: dict[tuple[int, int, int], float] = {}
         values: dict[str, float] = {}
@@ -283,7 +274,7 @@ class HeuristicBot:
             first = True
             for k, c in enumerate(hand):   # max() of the hand's scores
                 score = fixed[k]
-                if cards.kind[c] == _ACTION:
+                if cards.kind[c] == ACTION:
                     g = gems[cards.colour[c]]
                     key = (c, g, total_gems)
                     got = memo.get(key)
@@ -378,7 +369,7 @@ class HeuristicBot:
             if i != seen.seat:
                 unseen += size
         # every card of the lands' colours, less those of my hand and the discard
-        u = Unseen(f.copies.copy(), f.full.copy(), [False] * _N_COLOURS, unseen)
+        u = Unseen(f.copies.copy(), f.full.copy(), [False] * N_COLOURS, unseen)
         if seen.table is t:   # the game's ints are this card set's
             _take(seen.hand_ids, u.left, u.n_left, f.slot)
             _take(seen.disc_action_ids, u.left, u.n_left, f.slot)
@@ -387,7 +378,7 @@ class HeuristicBot:
             _take(_ids_of(t.ids, seen.disc_action), u.left, u.n_left, f.slot)
         for ci in land_colours:
             u.has_land[ci] = True
-        for ci in range(_N_COLOURS):
+        for ci in range(N_COLOURS):
             if not u.has_land[ci]:
                 u.n_left[2 * ci] = u.n_left[2 * ci + 1] = 0
         return u
@@ -440,7 +431,7 @@ class HeuristicBot:
         scores: dict[str, float] = {}
         for card in options:
             c = cards.ids.get(card, 0)
-            if cards.kind[c] != _ACTION:
+            if cards.kind[c] != ACTION:
                 scores[card] = self._event_score(t.seen, card, t.lead)
             else:
                 scores[card] = self._action_score(t, c, gems[cards.colour[c]], total_gems,
@@ -455,7 +446,7 @@ class HeuristicBot:
         n_left, has_land = u.n_left, u.has_land
         total_gems = 0
         n_actions = 0
-        for ci in range(_N_COLOURS):
+        for ci in range(N_COLOURS):
             if has_land[ci]:
                 total_gems += gems[ci]
                 n_actions += n_left[2 * ci] + n_left[2 * ci + 1]
@@ -722,7 +713,7 @@ class HeuristicBot:
 def _gems_of(land_colours: list[int], land_gems: list[int]) -> list[int]:
     """The gems on each colour's land (by the colour's index; 0 for no land), from each
     land's colour and gems."""
-    gems = [0] * _N_COLOURS
+    gems = [0] * N_COLOURS
     for k, ci in enumerate(land_colours):
         gems[ci] = land_gems[k]
     return gems
