@@ -39,7 +39,7 @@ def test_a_compact_event_is_the_same_event_to_every_reader():
     import pickle
 
     full = Event("take", {"seat": 2, "land": "ryudo", "gems": 3}, (2,))
-    small = unlog(("take", None, (2,), ("seat", "land", "gems"), (2, "ryudo", 3)))
+    small = unlog(("take", (2,), ("seat", "land", "gems"), 2, "ryudo", 3))
     assert small.get("land") == "ryudo" and small.get("gems") == 3
     with pytest.raises(KeyError):
         small.get("card")

@@ -37,10 +37,10 @@ class Watched(Game):
         if len(self.s.events) > before:
             self.hidden_at.append(hidden)
 
-    def log(self, kind, keys, values, to=None):
+    def log(self, event):
         hidden = self._hidden()
         before = len(self.s.events)
-        super().log(kind, keys, values, to)
+        super().log(event)
         if len(self.s.events) > before:
             self.hidden_at.append(hidden)
 

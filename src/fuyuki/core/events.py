@@ -67,21 +67,31 @@ class Event:
         return out
 
 
-#: an event as an engine logs it: ``(kind, data, to, keys, values)`` — the arguments of
-#: :class:`Event`. A tuple costs less to make and to free than an object; the engine keeps
-#: its log as these and makes the Event objects when the log is read (``State.events``).
-Logged = tuple[str, "dict[str, Any] | None", "tuple[int, ...] | None", tuple[str, ...],
-               tuple[Any, ...]]
+#: an event as an engine logs it, one tuple: ``(kind, to, keys, *values)`` — the data's
+#: ``keys`` (a constant of the module that logs it) and then their values — or ``(kind, to,
+#: None, data)`` for an event logged with its data dict. One tuple costs less to make and to
+#: free than an object (or than a tuple of values in a tuple); the engine keeps its log as
+#: these and makes the Event objects when the log is read (``State.events``).
+Logged = tuple[Any, ...]
 
 
 def unlog(e: Logged) -> Event:
     """The :class:`Event` of a logged tuple."""
-    return Event(e[0], e[1], e[2], e[3], e[4])
+    keys = e[2]
+    if keys is None:
+        return Event(e[0], e[3], e[1])
+    return Event(e[0], None, e[1], keys, e[3:])
 
 
 def logged_get(e: Logged, key: str) -> Any:
     """``data[key]`` of a logged event, without making the Event (KeyError if absent)."""
-    return _data_get(e[1], e[3], e[4], key)
+    keys = e[2]
+    if keys is None:
+        return e[3][key]
+    for i in range(len(keys)):
+        if keys[i] == key:
+            return e[3 + i]
+    raise KeyError(key)
 
 
 def _data_get(data: dict[str, Any] | None, keys: tuple[str, ...], values: tuple[Any, ...],

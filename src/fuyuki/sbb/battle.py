@@ -36,12 +36,12 @@ def step_battle(g: Game, li: int, parts: tuple[int, ...]) -> None:
             gems = s.gems_on[li]
             s.gems_on[li] = 0
             s.gems[seat] += gems
-            g.log("uncontested", UNCONTESTED, (seat, land, gems))
+            g.log(("uncontested", None, UNCONTESTED, seat, land, gems))
         else:
-            g.log("misfire", MISFIRE, (seat, land))
+            g.log(("misfire", None, MISFIRE, seat, land))
         return
     s.phase = "battle"
-    g.log("battle", BATTLE, (land, list(parts)))
+    g.log(("battle", None, BATTLE, land, list(parts)))
     asks = {}
     for seat in parts:
         offer = g.ab(seat).battle_offer(g, seat, land)
@@ -96,7 +96,7 @@ def take_gems(g: Game, li: int, seat: int) -> None:
     n = s.gems_on[li]
     s.gems_on[li] = 0
     s.gems[seat] += n
-    g.log("take", TAKE, (seat, g.t.names[s.lands[li]], n))
+    g.log(("take", None, TAKE, seat, g.t.names[s.lands[li]], n))
 
 
 def seat_key(p: int) -> str:
@@ -154,7 +154,7 @@ def step_battle_fight(g: Game, li: int, parts: tuple[int, ...], offers: Answers)
         terms[key] = term
         shown_totals[key] = total
         kinds[key] = "np" if as_np[p] else "sortie"
-    g.log("totals", TOTALS, (land_card.id, shown_totals, kinds, terms))
+    g.log(("totals", None, TOTALS, land_card.id, shown_totals, kinds, terms))
     if nps and sorties:
         g.emit("case1", land=land_card.id, losers=sorties)
         if len(nps) == 1:

@@ -186,16 +186,16 @@ class Game:
         # ``_kind``, not ``kind``: events carry a ``kind=`` datum too, and mypyc (mypy 2.4)
         # drops a keyword argument that shares its name with a positional-only parameter.
         if not self.quiet:
-            self.s.log.append((_kind, data, to, (), ()))
+            self.s.log.append((_kind, to, None, data))
 
-    def log(self, kind: str, keys: tuple[str, ...], values: tuple[Any, ...],
-            to: tuple[int, ...] | None = None) -> None:
-        """:meth:`emit` for the most frequent events: their data as ``keys`` (a constant of
-        the module that logs them) and ``values``, kept as they are (a tuple on ``state.log``:
-        fuyuki.core.events.Logged) until someone reads the event — the same event to every
+    def log(self, event: tuple[Any, ...]) -> None:
+        """:meth:`emit` for the most frequent events, given as one tuple ``(kind, to, keys,
+        *values)``: the audience (None: everyone), the data's keys (a constant of the module
+        that logs them) and their values, kept as they are on ``state.log``
+        (fuyuki.core.events.Logged) until someone reads the event — the same event to every
         reader."""
         if not self.quiet:
-            self.s.log.append((kind, None, to, keys, values))
+            self.s.log.append(event)
 
     def then(self, *steps: Op) -> None:
         """Run ``steps`` next, in the given order, before anything already scheduled."""
@@ -226,7 +226,7 @@ class Game:
         if not ups[seat]:
             ups[seat] = True
             card = s.master[seat] if what == "master" else s.servant[seat]
-            self.log("flip", FLIP, (seat, what, self.t.names[card]))
+            self.log(("flip", None, FLIP, seat, what, self.t.names[card]))
 
     def fires(self, seat: int) -> None:
         """A master ability fires: a master still on the table turns face up first, so that
@@ -354,8 +354,8 @@ class Game:
         hand = self.s.hand
         for i in range(len(seats)):
             seat = seats[i]
-            self.log("draw", DRAW, (seat, cards[i]), only(seat))
-        self.log("draws", DRAWS, (seats, [len(hand[seat]) for seat in seats]))
+            self.log(("draw", only(seat), DRAW, seat, cards[i]))
+        self.log(("draws", None, DRAWS, seats, [len(hand[seat]) for seat in seats]))
 
     def draw_card(self, kind: str) -> int:
         """Draw a master or servant (``kind``), reshuffling its discard when empty [R-20];

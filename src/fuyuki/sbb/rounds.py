@@ -34,7 +34,7 @@ def step_round_start(g: Game) -> None:
     s.bids = [NO_CARD] * s.n
     s.lost_master = [False] * s.n
     s.lost_servant = [False] * s.n
-    g.log("round", ROUND, (s.round, s.parent))
+    g.log(("round", None, ROUND, s.round, s.parent))
     if s.pool <= 0 and not r.unlimited_gems:
         g.end_game("pool_empty")
         return
@@ -42,7 +42,7 @@ def step_round_start(g: Game) -> None:
         if s.pool > 0 or r.unlimited_gems:
             s.gems_on[li] += 1
             s.pool -= 0 if r.unlimited_gems else 1  # 聖杯大戦争: the pool never runs out
-    g.log("gems_placed", GEMS_PLACED, (list(s.gems_on),))
+    g.log(("gems_placed", None, GEMS_PLACED, list(s.gems_on)))
     if s.pool > 0 or r.unlimited_gems:
         g.ask({s.parent: Decision("place_gem", tuple(g.t.names_of(s.lands)))}, ("place_extra",))
     else:
@@ -55,7 +55,7 @@ def step_place_extra(g: Game, answers: Answers) -> None:
     s.extra_land = g.t.ids[land]
     s.gems_on[s.lands.index(s.extra_land)] += 1
     s.pool -= 0 if g.rules.unlimited_gems else 1
-    g.log("extra_gem", EXTRA_GEM, (s.parent, land))
+    g.log(("extra_gem", None, EXTRA_GEM, s.parent, land))
     g.then(("bids_open",))
 
 
@@ -90,7 +90,7 @@ def step_reveal(g: Game, answers: Answers) -> None:
         card = t.ids[name]
         remove_card(s.hand[seat], card)
         s.bids[seat] = card
-    g.log("reveal", REVEAL, ([t.names[c] if c else None for c in s.bids],))
+    g.log(("reveal", None, REVEAL, [t.names[c] if c else None for c in s.bids]))
     # every master and servant of a player in any battle turns face up, before any battle:
     # battle by battle in the order of their first bidders from the parent, each from the
     # parent to the left

@@ -134,7 +134,7 @@ class State:
     @events.setter
     def events(self, events: list[Event]) -> None:
         self._events = list(events)
-        self.log = [(e.kind, e.data, e.to, (), ()) for e in events]
+        self.log = [(e.kind, e.to, None, e.data) for e in events]
 
     def seats_from(self, first: int) -> tuple[int, ...]:
         """Seats from ``first`` to the left."""
