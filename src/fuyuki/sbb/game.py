@@ -132,7 +132,9 @@ class Game:
         choose: list[Any] = [bots[seat].choose for seat in range(s.n)]
         count = 0
         while not s.over:
-            for seat, d in list(s.asking.items()):
+            # (the dict itself, no list of its items: submit never changes it — the last
+            # answer replaces it — so the loop ends with the answer that runs the rules on)
+            for seat, d in s.asking.items():
                 if seat in s.answers:
                     continue
                 view: Any = None
