@@ -107,6 +107,7 @@ def seat_key(p: int) -> str:
 def step_battle_fight(g: Game, li: int, parts: tuple[int, ...], offers: Answers) -> None:
     s, r, t = g.s, g.rules, g.t
     land_card = t.lands[s.lands[li]]
+    assert land_card is not None
     bonus = [0] * s.n
     for seat, answer in offers.items():
         bonus[seat] += g.ab(seat).battle_answer(g, seat, answer)

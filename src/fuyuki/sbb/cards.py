@@ -222,9 +222,11 @@ class CardTable:
         #: what a reader derives once from this table, under the reader's name (the heuristic
         #: bot's rating facts: fuyuki.sbb.agents.heuristic.card_facts)
         self.derived: dict[str, Any] = {}
-        self.masters: dict[int, Master] = {}
-        self.servants: dict[int, Servant] = {}
-        self.lands: dict[int, Land] = {}
+        #: each master's, servant's and land's record by its int (None: a card of another
+        #: kind; lists, not int-keyed dicts: indexed natively in the compiled build)
+        self.masters: list[Master | None] = [None] * size
+        self.servants: list[Servant | None] = [None] * size
+        self.lands: list[Land | None] = [None] * size
         for cid, m in cs.masters.items():
             self.kind[self.ids[cid]] = MASTER
             self.masters[self.ids[cid]] = m

@@ -238,14 +238,18 @@ class Game:
 
     # ------------------------------------------------------------------ card facts
     def master_card(self, seat: int) -> Master:
-        return self.t.masters[self.s.master[seat]]
+        m = self.t.masters[self.s.master[seat]]
+        assert m is not None, f"seat {seat} has no master"
+        return m
 
     def servant_card(self, seat: int) -> Servant:
-        return self.t.servants[self.s.servant[seat]]
+        sv = self.t.servants[self.s.servant[seat]]
+        assert sv is not None, f"seat {seat} has no servant"
+        return sv
 
     def ab(self, seat: int) -> Ability:
         """The seat's master's ability (its hooks: fuyuki.sbb.abilities)."""
-        return self.t.masters[self.s.master[seat]].hooks
+        return self.master_card(seat).hooks
 
     def mana(self, seat: int) -> int:
         """The seat's 魔力 (hand limit): the master's (dark 桜 5), バーサーカー face up −1."""
@@ -282,7 +286,7 @@ class Game:
             return False
         if r.vessel_ends_game:  # v1.x 聖杯の器: she wins at once, the others rank by gems
             for i in s.order():
-                m = self.t.masters.get(s.master[i])
+                m = self.t.masters[s.master[i]]
                 at = m.hooks.wins_at_once(r) if m else None
                 if at is not None and s.gems[i] >= at:
                     self.flip(i, "master")

@@ -442,8 +442,8 @@ class Sampler:
             elif p["master_up"]:
                 dark.append(bool(p["dark"]))
             else:
-                dark.append(bool(s.master[i]
-                                 and t.masters[s.master[i]].hooks.starts_dark(self.rules)
+                m = t.masters[s.master[i]]   # (None: no master)
+                dark.append(bool(m is not None and m.hooks.starts_dark(self.rules)
                                  and not v["discards"]["master"]))
         s.dark = dark
         pool = self.iaction_pool.copy()

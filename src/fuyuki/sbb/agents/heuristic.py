@@ -106,8 +106,8 @@ class CardFacts:
         self.n_all_sorties = len(cs.sortie_values)
         self.n_all_nps = len(cs.np_values)
         self.full = [self.n_all_sorties, self.n_all_nps] * N_COLOURS
-        self.n_servants = len(t.servants)
-        self.servant_power = sum([sv.power for sv in t.servants.values()])
+        self.n_servants = len(cs.servants)
+        self.servant_power = sum([sv.power for sv in cs.servants.values()])
 
 
 def card_facts(cs: CardSet, t: CardTable) -> CardFacts:
