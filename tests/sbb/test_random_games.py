@@ -28,3 +28,18 @@ def test_random_full_games(players):
 def test_heuristic_full_games(players):
     for seed in range(100):
         _run(players, 10_000 + seed, "heuristic")
+
+
+def test_play_out_after_a_seat_answered():
+    """play_out takes over a decision some seat has already answered (the bots-only fast path
+    answers only the others, and nothing of the decision after it)."""
+    for seed in range(20):
+        g = new_game(4, seed)
+        bots = [make_bot("random", seed * 4 + k) for k in range(4)]
+        while len(g.pending()) < 2:   # to the first decision asked of several seats at once
+            (seat, d), = g.pending().items()
+            g.submit(seat, bots[seat].choose(None, d))
+        last = list(g.pending())[-1]
+        g.submit(last, bots[last].choose(None, g.pending()[last]))
+        play_out(g, bots, limit=50000)
+        assert g.over

@@ -100,8 +100,15 @@ class Game:
         decision = s.asking.get(seat) if type(seat) is int else None
         if decision is None or seat in s.answers or s.over:
             self._refuse(seat)
+        self._answer(seat, decision, choice)
+
+    def _answer(self, seat: int, decision: Decision, choice: Any) -> None:
+        """:meth:`submit` for a seat known to have ``decision`` open: ``choice`` checked
+        (IllegalAction, nothing changed, if it is not an option), recorded, and the rules run
+        on when it is the last answer asked for."""
         if type(choice) is not str or choice not in decision.options:
             choice = check_choice(decision, choice)
+        s = self.s
         answers = s.answers
         answers[seat] = choice
         self.submissions.append((seat, choice))
@@ -116,7 +123,7 @@ class Game:
         seat's own view (built only for a bot whose ``needs_view`` is true); return how many
         decisions were answered. The bots-only fast path of
         :func:`fuyuki.sbb.agents.play_out`: the same submissions in the same order, each
-        through :meth:`submit` (checked, and written to the record). A bot whose
+        checked and written to the record as :meth:`submit` does. A bot whose
         ``reads_seen`` is true is given the compact :class:`~fuyuki.sbb.view.Seen` of its
         view instead of the view, or None for a decision with a single option or of a kind in
         its ``blind_kinds``. Past ``limit`` decisions (if > 0) a FuyukiError says the
@@ -132,10 +139,12 @@ class Game:
         choose: list[Any] = [bots[seat].choose for seat in range(s.n)]
         count = 0
         while not s.over:
-            # (the dict itself, no list of its items: submit never changes it — the last
-            # answer replaces it — so the loop ends with the answer that runs the rules on)
-            for seat, d in s.asking.items():
-                if seat in s.answers:
+            # (the dicts themselves, no list of the items: an answer adds to ``answers`` and
+            # never changes ``asking``, the last one replaces both — so the loop ends with the
+            # answer that runs the rules on, every seat after it having answered before it)
+            asking, answers = s.asking, s.answers
+            for seat, d in asking.items():
+                if seat in answers:
                     continue
                 view: Any = None
                 if seen[seat]:
@@ -143,7 +152,8 @@ class Game:
                         view = build_seen(self, seat)
                 elif needs[seat]:
                     view = self.view(seat)
-                self.submit(seat, choose[seat](view, d))
+                # (not through submit: this seat's decision is known to be open)
+                self._answer(seat, d, choose[seat](view, d))
                 count += 1
             if 0 < limit <= count:
                 from fuyuki.core.errors import FuyukiError
