@@ -143,8 +143,9 @@ class Game:
             # never changes ``asking``, the last one replaces both — so the loop ends with the
             # answer that runs the rules on, every seat after it having answered before it)
             asking, answers = s.asking, s.answers
+            early = len(answers) > 0   # a seat answered before play_out (no look-up otherwise)
             for seat, d in asking.items():
-                if seat in answers:
+                if early and seat in answers:
                     continue
                 view: Any = None
                 if seen[seat]:
