@@ -106,7 +106,10 @@ class Game:
         """:meth:`submit` for a seat known to have ``decision`` open: ``choice`` checked
         (IllegalAction, nothing changed, if it is not an option), recorded, and the rules run
         on when it is the last answer asked for."""
-        if type(choice) is not str or choice not in decision.options:
+        for option in decision.options:   # (a bot answers with the option itself: no compare)
+            if option is choice:
+                break
+        else:
             choice = check_choice(decision, choice)
         s = self.s
         answers = s.answers
