@@ -4,6 +4,7 @@ import pytest
 
 from fuyuki.sbb import new_game
 from fuyuki.sbb.agents import make_bot, play_out
+from fuyuki.sbb.game import NOBODY
 
 
 def _run(players, seed, kind):
@@ -12,6 +13,7 @@ def _run(players, seed, kind):
     r = g.result
     assert r["winners"] and all(0 <= w < players for w in r["winners"])
     assert r["draw"] == (len(r["winners"]) > 1)
+    assert not NOBODY   # the shared "asks nobody" dict is never changed
     return r
 
 

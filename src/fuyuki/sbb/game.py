@@ -42,6 +42,9 @@ DRAW: Final[tuple[str, ...]] = ("seat", "cards")
 DRAWS: Final[tuple[str, ...]] = ("seats", "hands")
 #: each seat's one-seat audience, made once (a private event's ``to``)
 ONLY: Final[tuple[tuple[int, ...], ...]] = tuple([(p,) for p in range(16)])
+#: the asking and answers of a state that asks nobody (after the last answer, at the end): one
+#: shared empty dict, never changed (ask puts new ones; an answer goes only to an asked seat's)
+NOBODY: Final[dict[int, Any]] = {}
 #: the RNG version of a new game (fuyuki.core.rng); a record keeps its game's version in its
 #: config ("rng", absent for version 1: the records made before version 2), and a replay
 #: passes it back to new_game
@@ -117,7 +120,7 @@ class Game:
         self.submissions.append((seat, choice))
         if len(answers) == len(s.asking):
             cont = s.cont
-            s.asking, s.answers, s.cont = {}, {}, ()
+            s.asking, s.answers, s.cont = NOBODY, NOBODY, ()
             s.stack.append(cont + (answers,))
             self._run()
 
@@ -414,7 +417,7 @@ class Game:
             winners = [i for i in range(s.n) if key[i] == best]
         s.over = True
         s.stack.clear()
-        s.asking, s.answers, s.cont = {}, {}, ()
+        s.asking, s.answers, s.cont = NOBODY, NOBODY, ()
         s.phase = "over"
         s.result = {"winners": winners, "draw": len(winners) != 1, "reason": reason,
                     "gems": list(s.gems), "rounds": s.round,
