@@ -4,7 +4,9 @@
 
 On the shared 2-core machine a CPU-time rate moves by ±15 % between runs of the same code (the
 other processes' load changes the caches and the clock); valgrind's instruction count does not
-move at all. The program runs itself twice under ``valgrind --tool=callgrind`` — playing 3
+move at all, given the same string-hash seed (``PYTHONHASHSEED``, 0 unless set: with a random
+one a game's count moves by about ±2,000, dict and set layouts changing with the hashes).
+The program runs itself twice under ``valgrind --tool=callgrind`` — playing 3
 warm-up games then ``--games`` more, and the warm-up games alone — and prints the difference
 over ``--games``: the instructions one game costs, start-up and imports cancelled out. Run it
 in two trees (``PYTHONPATH=<tree>/src``) to compare two versions of the engine; run it with
@@ -55,7 +57,8 @@ def count(path: str, bots: str, games: int) -> int:
             ["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/cg.out",
              sys.executable, __file__, "--child", "--path", path, "--bots", bots,
              "--games", str(games)],
-            capture_output=True, text=True, env=os.environ, check=True)
+            capture_output=True, text=True, check=True,
+            env={**os.environ, "PYTHONHASHSEED": os.environ.get("PYTHONHASHSEED", "0")})
     m = re.search(r"Collected : (\d+)", out.stderr)
     if m is None:
         raise SystemExit(f"no instruction count from valgrind:\n{out.stderr[-2000:]}")
