@@ -7,6 +7,11 @@ from __future__ import annotations
 
 from typing import Any
 
+# imported once here, not in make_bot: an import statement in a function costs ~8,000
+# instructions at each call (CPython looks up a missing ``__path__`` on the module)
+from fuyuki.sbb.agents.heuristic import HeuristicBot
+from fuyuki.sbb.agents.random_bot import RandomBot
+
 LEVELS = {"easy": "random", "normal": "heuristic"}
 
 
@@ -32,10 +37,8 @@ def make_bot(name: str, seed: int = 0, rules: Any = None, iterations: int | None
         from fuyuki.core.errors import DataError
         raise DataError("--bot-iterations", "iterations", f"must be 1 or more, not {iterations!r}")
     if name == "random":
-        from fuyuki.sbb.agents.random_bot import RandomBot
         return RandomBot(seed)
     if name == "heuristic":
-        from fuyuki.sbb.agents.heuristic import HeuristicBot
         return HeuristicBot(seed, cards=rules.cards if rules is not None else None)
     if name == "hard":
         from fuyuki.sbb.agents.hard import HardBot
