@@ -1,5 +1,6 @@
 """Seeded streams (fuyuki.core.rng)."""
 
+import hashlib
 import random
 
 from hypothesis import given, strategies as st
@@ -49,6 +50,13 @@ def test_version_2_stream_is_xoshiro128ss():
         st = stream(seed, "sbb", 2)
         state = st.getstate()
         assert [st.next32() for _ in range(50)] == _xoshiro128ss(state, 50)
+
+
+@given(seed=st.one_of(st.integers(-(2**70), 2**70), st.text()), name=st.text())
+def test_version_2_stream_is_seeded_with_the_digests_four_big_endian_words(seed, name):
+    digest = hashlib.sha256(f"{seed}\x1f{name}".encode()).digest()
+    words = tuple(int.from_bytes(digest[i:i + 4], "big") for i in (0, 4, 8, 12))
+    assert stream(seed, name, 2).getstate() == (words if any(words) else (0, 0, 0, 1))
 
 
 @given(seed=st.integers(0, 2**64), n=st.integers(1, 2**32))

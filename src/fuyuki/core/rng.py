@@ -35,6 +35,12 @@ def _digest(seed: int | str, name: str) -> bytes:
     return hashlib.sha256(f"{seed}\x1f{name}".encode()).digest()
 
 
+def _word(digest: bytes, i: i64) -> i64:
+    """The big-endian 32-bit word at ``digest[i:i + 4]`` (``int.from_bytes`` of it): four
+    native byte reads in the compiled build, not a slice and a generic call."""
+    return (digest[i] << 24) | (digest[i + 1] << 16) | (digest[i + 2] << 8) | digest[i + 3]
+
+
 def derive_seed(seed: int | str, name: str) -> int:
     """A 64-bit integer derived from ``seed`` and a stream ``name`` (SHA-256)."""
     return int.from_bytes(_digest(seed, name)[:8], "big")
@@ -145,8 +151,7 @@ def stream(seed: int | str, name: str, version: int = 1) -> Rng:
     """A fresh stream of RNG ``version`` for the named stream of ``seed``."""
     if version == 2:
         digest = _digest(seed, name)
-        return Stream(int.from_bytes(digest[0:4], "big"), int.from_bytes(digest[4:8], "big"),
-                      int.from_bytes(digest[8:12], "big"), int.from_bytes(digest[12:16], "big"))
+        return Stream(_word(digest, 0), _word(digest, 4), _word(digest, 8), _word(digest, 12))
     if version != 1:
         raise ValueError(f"unknown RNG version {version!r} (known: {list(RNG_VERSIONS)})")
     return random.Random(derive_seed(seed, name))
