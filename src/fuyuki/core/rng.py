@@ -123,9 +123,11 @@ class Stream:
 
     def shuffle(self, cards: list[Any]) -> None:
         """Fisher–Yates, in place (a list: a generic sequence costs a generic call an item)."""
-        for i in range(len(cards) - 1, 0, -1):
+        i: i64 = len(cards) - 1   # (a native index: a range's is a tagged int when compiled)
+        while i > 0:
             j = self.below(i + 1)
             cards[i], cards[j] = cards[j], cards[i]
+            i -= 1
 
     def getstate(self) -> tuple[int, int, int, int]:
         return (int(self.a), int(self.b), int(self.c), int(self.d))
