@@ -38,20 +38,22 @@ class State:
         self._rng = rng
         #: whether ``_rng`` may be another state's too (a clone's): copied before a draw
         self._rng_shared = False
+        # n zeros and n Falses, copied (cheaper than [0] * n, a generic repeat when compiled)
+        orders, zeros, falses = _per_seat_count(n)
         #: the seats from each seat to the left (shared by clones: never changed)
-        self.orders = _orders(n)
+        self.orders = orders
         self.parent = 0
         self.round = 0
         self.pool = 0
         self.lands: list[int] = []
         self.gems_on: list[int] = []
-        self.gems = [0] * n
-        self.coins = [0] * n
-        self.master = [0] * n
-        self.servant = [0] * n
-        self.m_up = [False] * n
-        self.s_up = [False] * n
-        self.dark = [False] * n
+        self.gems = zeros.copy()
+        self.coins = zeros.copy()
+        self.master = zeros.copy()
+        self.servant = zeros.copy()
+        self.m_up = falses.copy()
+        self.s_up = falses.copy()
+        self.dark = falses.copy()
         self.hand: list[list[int]] = [[] for _ in range(n)]
         self.seen: list[list[int]] = [[] for _ in range(n)]
         self.mdeck: list[int] = []
@@ -60,9 +62,9 @@ class State:
         self.sdisc: list[int] = []
         self.adeck: list[int] = []
         self.adisc: list[int] = []
-        self.bids = [0] * n
-        self.lost_master = [False] * n
-        self.lost_servant = [False] * n
+        self.bids = zeros.copy()
+        self.lost_master = falses.copy()
+        self.lost_servant = falses.copy()
         self.stack: list[Op] = []
         #: the event log as the engine writes it (fuyuki.core.events.Logged tuples); read it
         #: through :attr:`events`
@@ -145,12 +147,14 @@ class State:
         return self.orders[self.parent]
 
 
-_ORDERS: dict[int, list[tuple[int, ...]]] = {}
+_PER_N: dict[int, tuple[list[tuple[int, ...]], list[int], list[bool]]] = {}
 
 
-def _orders(n: int) -> list[tuple[int, ...]]:
-    """For each seat, the seats from it to the left (one list per seat count)."""
-    orders = _ORDERS.get(n)
-    if orders is None:
-        orders = _ORDERS[n] = [tuple((first + i) % n for i in range(n)) for first in range(n)]
-    return orders
+def _per_seat_count(n: int) -> tuple[list[tuple[int, ...]], list[int], list[bool]]:
+    """For ``n`` seats (made once per seat count): for each seat, the seats from it to the
+    left; ``n`` zeros; ``n`` Falses."""
+    made = _PER_N.get(n)
+    if made is None:
+        orders = [tuple((first + i) % n for i in range(n)) for first in range(n)]
+        made = _PER_N[n] = (orders, [0] * n, [False] * n)
+    return made
