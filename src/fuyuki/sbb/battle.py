@@ -14,7 +14,7 @@ from fuyuki.core.protocol import Decision
 from fuyuki.sbb.abilities import Loss
 from fuyuki.sbb.cards import N_COLOURS
 from fuyuki.sbb.game import Answers, Game
-from fuyuki.sbb.state import Op
+from fuyuki.sbb.state import Op, falses, zeros
 
 #: the data keys of the most frequent battle events (Game.log)
 UNCONTESTED: Final[tuple[str, ...]] = ("seat", "land", "gems")
@@ -108,14 +108,14 @@ def step_battle_fight(g: Game, li: int, parts: tuple[int, ...], offers: Answers)
     s, r, t = g.s, g.rules, g.t
     land_card = t.lands[s.lands[li]]
     assert land_card is not None
-    bonus = [0] * s.n
+    bonus = zeros(s.n)
     for seat, answer in offers.items():
         bonus[seat] += g.ab(seat).battle_answer(g, seat, answer)
     np_count = 0
     for p in parts:
         if t.np[s.bids[p]]:
             np_count += 1
-    as_np = [False] * s.n   # by seat: whether its bid fights as a 宝具 (else as a 出撃)
+    as_np = falses(s.n)   # by seat: whether its bid fights as a 宝具 (else as a 出撃)
     nps: list[int] = []
     sorties: list[int] = []
     for p in parts:
@@ -128,7 +128,7 @@ def step_battle_fight(g: Game, li: int, parts: tuple[int, ...], offers: Answers)
             as_np[p] = True
             nps.append(p)
     all_sortie = not nps
-    totals = [0] * s.n   # by seat: each participant's total (lists: indexed natively)
+    totals = zeros(s.n)   # by seat: each participant's total (lists: indexed natively)
     # what each total is made of, and the totals and kinds by seat, for the log
     terms: dict[str, list[list[Any]]] = {}
     shown_totals: dict[str, int] = {}

@@ -9,7 +9,7 @@ from fuyuki.core.protocol import Decision
 from fuyuki.sbb.battle import battle_steps, bid_colours
 from fuyuki.sbb.cards import NO_CARD
 from fuyuki.sbb.game import Answers, Game, flip, remove_card
-from fuyuki.sbb.state import Op
+from fuyuki.sbb.state import Op, falses, zeros
 
 #: a round's steps after its events (§4.2 discard, §4.4 draw, §4.5 end): the engine schedules
 #: them at the reveal, and fuyuki.sbb.sampling rebuilds a game in the middle of a round with them
@@ -31,9 +31,9 @@ def step_round_start(g: Game) -> None:
     s.round += 1
     s.phase = "gems"
     s.extra_land = NO_CARD
-    s.bids = [NO_CARD] * s.n
-    s.lost_master = [False] * s.n
-    s.lost_servant = [False] * s.n
+    s.bids = zeros(s.n)   # NO_CARD: no bid
+    s.lost_master = falses(s.n)
+    s.lost_servant = falses(s.n)
     g.log(("round", None, ROUND, s.round, s.parent))
     if s.pool <= 0 and not r.unlimited_gems:
         g.end_game("pool_empty")

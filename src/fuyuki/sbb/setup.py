@@ -9,7 +9,7 @@ from fuyuki.core.protocol import Decision
 from fuyuki.core.rng import shuffle
 from fuyuki.sbb.game import Answers, Game, has_card, only
 from fuyuki.sbb.rules import Rules
-from fuyuki.sbb.state import Op
+from fuyuki.sbb.state import Op, zeros
 
 #: the data keys of the drafts' events, logged compactly (Game.log)
 DRAFT_KEPT: Final[tuple[str, ...]] = ("kind", "seat", "card", "pack")
@@ -24,7 +24,7 @@ def step_setup(g: Game) -> None:
         lands.remove(removed)
         g.emit("land_removed", land=t.names[removed])
     s.lands = lands
-    s.gems_on = [0] * len(lands)
+    s.gems_on = zeros(len(lands))
     s.pool = r.gem_pool
     deck = t.action_deck(lands, r.events)
     s.luck_cards = tuple([c for c in deck if t.event[c] == "luck"])

@@ -38,22 +38,20 @@ class State:
         self._rng = rng
         #: whether ``_rng`` may be another state's too (a clone's): copied before a draw
         self._rng_shared = False
-        # n zeros and n Falses, copied (cheaper than [0] * n, a generic repeat when compiled)
-        orders, zeros, falses = _per_seat_count(n)
         #: the seats from each seat to the left (shared by clones: never changed)
-        self.orders = orders
+        self.orders = _orders(n)
         self.parent = 0
         self.round = 0
         self.pool = 0
         self.lands: list[int] = []
         self.gems_on: list[int] = []
-        self.gems = zeros.copy()
-        self.coins = zeros.copy()
-        self.master = zeros.copy()
-        self.servant = zeros.copy()
-        self.m_up = falses.copy()
-        self.s_up = falses.copy()
-        self.dark = falses.copy()
+        self.gems = zeros(n)
+        self.coins = zeros(n)
+        self.master = zeros(n)
+        self.servant = zeros(n)
+        self.m_up = falses(n)
+        self.s_up = falses(n)
+        self.dark = falses(n)
         self.hand: list[list[int]] = [[] for _ in range(n)]
         self.seen: list[list[int]] = [[] for _ in range(n)]
         self.mdeck: list[int] = []
@@ -62,9 +60,9 @@ class State:
         self.sdisc: list[int] = []
         self.adeck: list[int] = []
         self.adisc: list[int] = []
-        self.bids = zeros.copy()
-        self.lost_master = falses.copy()
-        self.lost_servant = falses.copy()
+        self.bids = zeros(n)
+        self.lost_master = falses(n)
+        self.lost_servant = falses(n)
         self.stack: list[Op] = []
         #: the event log as the engine writes it (fuyuki.core.events.Logged tuples); read it
         #: through :attr:`events`
@@ -147,14 +145,28 @@ class State:
         return self.orders[self.parent]
 
 
-_PER_N: dict[int, tuple[list[tuple[int, ...]], list[int], list[bool]]] = {}
+_ORDERS: dict[int, list[tuple[int, ...]]] = {}
 
 
-def _per_seat_count(n: int) -> tuple[list[tuple[int, ...]], list[int], list[bool]]:
-    """For ``n`` seats (made once per seat count): for each seat, the seats from it to the
-    left; ``n`` zeros; ``n`` Falses."""
-    made = _PER_N.get(n)
-    if made is None:
-        orders = [tuple((first + i) % n for i in range(n)) for first in range(n)]
-        made = _PER_N[n] = (orders, [0] * n, [False] * n)
-    return made
+def _orders(n: int) -> list[tuple[int, ...]]:
+    """For each seat, the seats from it to the left (one list per seat count)."""
+    orders = _ORDERS.get(n)
+    if orders is None:
+        orders = _ORDERS[n] = [tuple((first + i) % n for i in range(n)) for first in range(n)]
+    return orders
+
+
+# a per-seat list is a copy of one of these (cheaper than [0] * n, a generic sequence repeat in
+# the compiled build), by seat count
+_ZEROS: Final[list[list[int]]] = [[0] * n for n in range(17)]
+_FALSES: Final[list[list[bool]]] = [[False] * n for n in range(17)]
+
+
+def zeros(n: int) -> list[int]:
+    """A new list of ``n`` zeros: ``[0] * n``."""
+    return _ZEROS[n].copy() if n < len(_ZEROS) else [0] * n
+
+
+def falses(n: int) -> list[bool]:
+    """A new list of ``n`` Falses: ``[False] * n``."""
+    return _FALSES[n].copy() if n < len(_FALSES) else [False] * n
