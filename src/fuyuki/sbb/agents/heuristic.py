@@ -41,6 +41,7 @@ from mypy_extensions import mypyc_attr
 from fuyuki.core.protocol import Decision
 from fuyuki.sbb.cards import (ACTION, COLOURS, N_COLOURS, Action, CardSet, CardTable, Servant,
                                card_table, card_value, parse_action)
+from fuyuki.sbb.state import falses, zeros
 from fuyuki.sbb.view import Seen, seen_of_view
 
 # 綺礼 before 臓硯: against three random bots the heuristic took 0.599 with 綺礼, 0.566 with 臓硯
@@ -369,7 +370,7 @@ class HeuristicBot:
             if i != seen.seat:
                 unseen += size
         # every card of the lands' colours, less those of my hand and the discard
-        u = Unseen(f.copies.copy(), f.full.copy(), [False] * N_COLOURS, unseen)
+        u = Unseen(f.copies.copy(), f.full.copy(), falses(N_COLOURS), unseen)
         if seen.table is t:   # the game's ints are this card set's
             _take(seen.hand_ids, u.left, u.n_left, f.slot)
             _take(seen.disc_action_ids, u.left, u.n_left, f.slot)
@@ -713,7 +714,7 @@ class HeuristicBot:
 def _gems_of(land_colours: list[int], land_gems: list[int]) -> list[int]:
     """The gems on each colour's land (by the colour's index; 0 for no land), from each
     land's colour and gems."""
-    gems = [0] * N_COLOURS
+    gems = zeros(N_COLOURS)
     for k, ci in enumerate(land_colours):
         gems[ci] = land_gems[k]
     return gems
