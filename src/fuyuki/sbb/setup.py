@@ -11,7 +11,9 @@ from fuyuki.sbb.game import Answers, Game, has_card, only
 from fuyuki.sbb.rules import Rules
 from fuyuki.sbb.state import Op, zeros
 
-#: the data keys of the drafts' events, logged compactly (Game.log)
+#: the data keys of the setup's and the drafts' events, logged compactly (Game.log)
+SETUP: Final[tuple[str, ...]] = ("players", "lands", "parent", "pool")
+DRAFT_START: Final[tuple[str, ...]] = ("kind", "first", "size", "direction")
 DRAFT_KEPT: Final[tuple[str, ...]] = ("kind", "seat", "card", "pack")
 DRAFT_PASS: Final[tuple[str, ...]] = ("kind", "seat", "left")
 
@@ -40,7 +42,7 @@ def step_setup(g: Game) -> None:
     s.parent = s.rng.randrange(s.n)
     if r.coins:
         s.coins = [1] * s.n
-    g.emit("setup", players=s.n, lands=t.names_of(lands), parent=s.parent, pool=s.pool)
+    g.log(("setup", None, SETUP, s.n, t.names_of(lands), s.parent, s.pool))
     g.then_all(deal_steps(r))
 
 
@@ -104,8 +106,8 @@ def step_draft_start(g: Game, kind: str, seats: tuple[int, ...] | None = None) -
     size = g.rules.draft_pack if s.n < 7 else max(g.rules.draft_pack, 7)
     pack = [deck.pop() for _ in range(min(size, len(deck)))]
     s.phase = "draft_master" if kind == "master" else "draft_servant"
-    g.emit("draft_start", kind=kind, first=order[0], size=len(pack),
-           direction="left" if kind == "master" else "right")
+    g.log(("draft_start", None, DRAFT_START, kind, order[0], len(pack),
+           "left" if kind == "master" else "right"))
     g.then(("draft_pick", kind, order, 0, tuple(pack)))
 
 
