@@ -89,8 +89,8 @@ def draft_order(kind: str, seats: tuple[int, ...]) -> tuple[int, ...]:
     pack starts with the first and goes left; the servant pack starts at the parent's right
     (the last of them) and goes right."""
     if kind == "master":
-        return tuple(seats)
-    return (seats[-1],) + tuple(reversed(seats[:-1]))
+        return seats
+    return seats[::-1]   # the last, then on to the right: every seat in reverse
 
 
 def step_draft_start(g: Game, kind: str, seats: tuple[int, ...] | None = None) -> None:
