@@ -21,6 +21,8 @@ from typing import Any, Final, Protocol
 
 from mypy_extensions import mypyc_attr
 
+from fuyuki.core.errors import IllegalAction
+
 
 #: the ``info`` of every decision made without one: one shared empty dict (never changed)
 NO_INFO: Final[dict[str, Any]] = {}
@@ -75,8 +77,6 @@ class Agent(Protocol):
 def check_choice(decision: Decision, choice: Any) -> Any:
     """Return ``choice`` if it is one of ``decision.options`` (ints given as strings and
     ``"true"/"false"`` are accepted for the text front ends); raise IllegalAction otherwise."""
-    from fuyuki.core.errors import IllegalAction
-
     if type(choice) is str and choice in decision.options:
         return choice  # the common case: a string is equal only to the same string
     for option in decision.options:
