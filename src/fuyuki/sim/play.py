@@ -65,7 +65,9 @@ def play_game(cfg: SimConfig, index: int, *, bots: tuple[str, ...] | None = None
     agents: list[Any] = [None] * n
     for k, bot_seed in enumerate(derive_seeds(seed, "bots", n)):
         agents[seat_of[k]] = make_agent(names[k], bot_seed, rules, cfg.bot_iterations)
-    full = [getattr(a, "needs_full_state", False) for a in agents]
+    # (the one bot that reads the full state; getattr with a default raises and catches
+    # an AttributeError inside for every other bot)
+    full = [isinstance(a, FullStateHeuristicBot) for a in agents]
     if not any(full):   # the bots-only fast path: each bot reads its own view or none
         g.play_bots(agents)
         return summarize(g, seat_of, names, index, seed)
@@ -108,7 +110,7 @@ def summarize(g: Game, seat_of: list[int], names: Sequence[str], index: int,
     dark_with: list[str | None] = [None] * n
     parent = 0
     for e in g.s.log:   # as logged: no Event objects made
-        k = e[0]
+        k: str = e[0]   # (typed: a str compare below when compiled, not a generic one)
         if k in _COUNTED:
             abilities[k] = abilities.get(k, 0) + 1
             if k != "darken":
