@@ -85,7 +85,7 @@ def unlog(e: Logged) -> Event:
 
 def logged_get(e: Logged, key: str) -> Any:
     """``data[key]`` of a logged event, without making the Event (KeyError if absent)."""
-    keys = e[2]
+    keys: tuple[str, ...] | None = e[2]   # (typed: str compares below when compiled)
     if keys is None:
         return e[3][key]
     for i in range(len(keys)):
