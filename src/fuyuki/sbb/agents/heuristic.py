@@ -152,6 +152,11 @@ class HeuristicBot:
         self._cards = cards
         self._table: CardTable | None = None
         self._facts: CardFacts | None = None
+        # the action discard (card ints) last read, and the unseen cards' ``left`` and
+        # ``n_left`` of :class:`Unseen` less that discard (:meth:`_less_discard`)
+        self._disc: list[int] = []
+        self._disc_left: list[int] = []
+        self._disc_n_left: list[int] = []
 
     @property
     def cards(self) -> CardSet:
@@ -369,20 +374,29 @@ class HeuristicBot:
         for i, size in enumerate(seen.hand_size):
             if i != seen.seat:
                 unseen += size
-        # every card of the lands' colours, less those of my hand and the discard
-        u = Unseen(f.copies.copy(), f.full.copy(), falses(N_COLOURS), unseen)
-        if seen.table is t:   # the game's ints are this card set's
-            _take(seen.hand_ids, u.left, u.n_left, f.slot)
-            _take(seen.disc_action_ids, u.left, u.n_left, f.slot)
-        else:
-            _take(_ids_of(t.ids, seen.hand), u.left, u.n_left, f.slot)
-            _take(_ids_of(t.ids, seen.disc_action), u.left, u.n_left, f.slot)
+        # every card of the lands' colours, less those of the discard and my hand (a card
+        # is taken while copies of it are left: the order does not matter)
+        mine = seen.table is t   # the game's ints are this card set's
+        self._less_discard(seen.disc_action_ids if mine else _ids_of(t.ids, seen.disc_action))
+        u = Unseen(self._disc_left.copy(), self._disc_n_left.copy(), falses(N_COLOURS), unseen)
+        _take(seen.hand_ids if mine else _ids_of(t.ids, seen.hand), u.left, u.n_left, f.slot)
         for ci in land_colours:
             u.has_land[ci] = True
         for ci in range(N_COLOURS):
             if not u.has_land[ci]:
                 u.n_left[2 * ci] = u.n_left[2 * ci + 1] = 0
         return u
+
+    def _less_discard(self, disc: list[int]) -> None:
+        """Make ``_disc_left`` and ``_disc_n_left`` every card less the action discard
+        ``disc`` (card ints). The discard only grows until it is shuffled into the deck: the
+        cards it had at the last reading were taken then, only the new ones are taken now."""
+        f = self._f()
+        n = len(self._disc)
+        if not self._disc_left or n > len(disc) or disc[:n] != self._disc:   # (first, reshuffled)
+            self._disc_left, self._disc_n_left, n = f.copies.copy(), f.full.copy(), 0
+        _take(disc[n:], self._disc_left, self._disc_n_left, f.slot)
+        self._disc = disc
 
     def bid_table(self, seen: Seen) -> BidTable:
         """What rating a bid reads from ``seen``, apart from the lands' gems."""
