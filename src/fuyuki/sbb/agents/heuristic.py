@@ -267,7 +267,8 @@ class HeuristicBot:
         # gems of its land and in all: the same on most lands (memo: by card, those gems)
         fixed = [0.0 if cards.kind[c] == ACTION else self._event_score(seen, card, table.lead)
                  for c, card in zip(hand, seen.hand)]
-        memo: dict[tuple[int, int, int], float] = {}
+        memo: dict[int, float] = {}
+        n_cards = len(cards.names)
         values: dict[str, float] = {}
         base = _gems_of(cols, seen.land_gems)
         for land_id in options:
@@ -282,7 +283,10 @@ class HeuristicBot:
                 score = fixed[k]
                 if cards.kind[c] == ACTION:
                     g = gems[cards.colour[c]]
-                    key = (c, g, total_gems)
+                    # (an int key, cheaper to make and hash than a tuple: the card, and its
+                    # gems and the total paired one to one by Cantor's pairing)
+                    pair = (g + total_gems) * (g + total_gems + 1) // 2 + total_gems
+                    key = c + n_cards * pair
                     got = memo.get(key)
                     if got is None:
                         got = self._action_score(table, c, g, total_gems, n_actions, unseen)
