@@ -765,10 +765,11 @@ def _take(cards: list[int], left: list[int], n_left: list[int], slot: list[int])
 
 
 def _below(rp: float, cards: list[int], left: list[int], size: int, values: list[int],
-           total: int) -> float:
+           total: float) -> float:
     """The chance that ``rp`` plus the value of one of ``size`` cards — ``left[c]`` copies of
     each card ``c`` of ``cards`` — stays below ``total`` (ties count half). (Counted by card:
-    the sum of 1s and halves is exact in any order.)"""
+    the sum of 1s and halves is exact in any order. ``total`` is an int as a float: the
+    float compares with it as with the int, without converting it for each card.)"""
     n = 0.0
     for c in cards:
         k = left[c]
@@ -782,7 +783,7 @@ def _below(rp: float, cards: list[int], left: list[int], size: int, values: list
 
 
 def _above(rp: float, cards: list[int], left: list[int], size: int, values: list[int],
-           total: int) -> float:
+           total: float) -> float:
     """The chance that ``rp`` plus the value of one of ``size`` cards (as for :func:`_below`)
     exceeds ``total``."""
     n = 0
