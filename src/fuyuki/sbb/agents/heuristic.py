@@ -314,14 +314,14 @@ class HeuristicBot:
         up, nor discarded."""
         servants = self.cards.servants
         seen_ids: list[str] = []   # each servant of the card set seen ("": face down)
-        _servants_in(servants, seen.servant, seen_ids)
-        _servants_in(servants, seen.disc_servant, seen_ids)
-        if seen.my_servant in servants and seen.my_servant not in seen_ids:
-            seen_ids.append(seen.my_servant)
         f = self._f()
         total = f.servant_power   # (ints: the sum is the same in any order)
-        for servant in seen_ids:
-            total -= servants[servant].power
+        total -= _servants_in(servants, seen.servant, seen_ids)
+        total -= _servants_in(servants, seen.disc_servant, seen_ids)
+        sv = servants.get(seen.my_servant)
+        if sv is not None and seen.my_servant not in seen_ids:
+            seen_ids.append(seen.my_servant)
+            total -= sv.power
         count = f.n_servants - len(seen_ids)
         return total / count if count else 2.0
 
@@ -738,12 +738,17 @@ def _gems_of(land_colours: list[int], land_gems: list[int]) -> list[int]:
     return gems
 
 
-def _servants_in(servants: dict[str, Servant], cards: list[str], found: list[str]) -> None:
+def _servants_in(servants: dict[str, Servant], cards: list[str], found: list[str]) -> int:
     """Add to ``found`` each card of ``cards`` that is a servant of ``servants`` and not
-    found yet."""
+    found yet; return those servants' total power."""
+    power = 0
     for card in cards:
-        if card and card in servants and card not in found:   # ("": face down)
-            found.append(card)
+        if card:   # ("": face down)
+            sv = servants.get(card)
+            if sv is not None and card not in found:
+                found.append(card)
+                power += sv.power
+    return power
 
 
 def _ids_of(ids: dict[str, int], cards: list[str]) -> list[int]:
