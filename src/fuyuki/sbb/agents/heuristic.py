@@ -337,12 +337,14 @@ class HeuristicBot:
 
     def _bid(self, seen: Seen, d: Decision) -> Any:
         table = self.bid_table(seen)
-        scores = self._scores(table, _gems_of(table.land_colours, seen.land_gems), d.options)
+        gems = _gems_of(table.land_colours, seen.land_gems)
+        total_gems, n_actions, unseen = self._gem_totals(table, gems)
         best: Any = None
         best_key = 0.0
         rand = self.rng.random   # (looked up once: a method call by name costs more)
-        for c, score in scores.items():   # max(): the first of the best
-            key = score + rand() * 0.05
+        # max() of :meth:`_scores` (the engine's options are distinct cards), no dict of them
+        for c in d.options:   # the first of the best
+            key = self._score(table, c, gems, total_gems, n_actions, unseen) + rand() * 0.05
             if best is None or key > best_key:
                 best, best_key = c, key
         return best
@@ -446,16 +448,20 @@ class HeuristicBot:
         """:meth:`bid_scores` of ``options`` on the table ``t`` with ``gems`` on each colour's
         land."""
         total_gems, n_actions, unseen = self._gem_totals(t, gems)
-        cards = self._t()
         scores: dict[str, float] = {}
         for card in options:
-            c = cards.ids.get(card, 0)
-            if cards.kind[c] != ACTION:
-                scores[card] = self._event_score(t.seen, card, t.lead)
-            else:
-                scores[card] = self._action_score(t, c, gems[cards.colour[c]], total_gems,
-                                                  n_actions, unseen)
+            scores[card] = self._score(t, card, gems, total_gems, n_actions, unseen)
         return scores
+
+    def _score(self, t: BidTable, card: str, gems: list[int], total_gems: int, n_actions: int,
+               unseen: int) -> float:
+        """The score of ``card`` as my bid on the table ``t`` with ``gems`` on each colour's
+        land (:meth:`_gem_totals`: ``total_gems``, ``n_actions``, ``unseen``)."""
+        cards = self._t()
+        c = cards.ids.get(card, 0)
+        if cards.kind[c] != ACTION:
+            return self._event_score(t.seen, card, t.lead)
+        return self._action_score(t, c, gems[cards.colour[c]], total_gems, n_actions, unseen)
 
     def _gem_totals(self, t: BidTable, gems: list[int]) -> tuple[int, int, int]:
         """With ``gems`` on each colour's land: the gems on the lands in all (1 if none), the
