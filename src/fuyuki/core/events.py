@@ -85,24 +85,21 @@ def unlog(e: Logged) -> Event:
 
 def logged_get(e: Logged, key: str) -> Any:
     """``data[key]`` of a logged event, without making the Event (KeyError if absent)."""
-    keys: tuple[str, ...] | None = e[2]   # (typed: str compares below when compiled)
+    keys: tuple[str, ...] | None = e[2]
     if keys is None:
         return e[3][key]
-    for i in range(len(keys)):
-        if keys[i] == key:
-            return e[3 + i]
-    raise KeyError(key)
+    return _data_get(None, keys, e, key, 3)
 
 
 def _data_get(data: dict[str, Any] | None, keys: tuple[str, ...], values: tuple[Any, ...],
-              key: str) -> Any:
-    """``data[key]`` of an event given as ``data``, or (``data`` None) as ``keys`` and
-    ``values``, without building its dict."""
+              key: str, start: int = 0) -> Any:
+    """``data[key]`` of an event given as ``data``, or (``data`` None) as ``keys`` and their
+    values from ``values[start]`` on, without building its dict."""
     if data is not None:
         return data[key]
     for i in range(len(keys)):
         if keys[i] == key:
-            return values[i]
+            return values[start + i]
     raise KeyError(key)
 
 
