@@ -259,7 +259,8 @@ def _tsubame(g: Game, li: int, parts: tuple[int, ...], w: int, total: int,
 def step_tsubame_cut(g: Game, li: int, w: int, parts: tuple[int, ...],
                      answers: Answers) -> None:
     target = answers[w]
-    g.then(("losses", ((target, "servant", "destroy", w),), "tsubame"), ("win_gems", li, w, parts))
+    g.then_all([("losses", ((target, "servant", "destroy", w),), "tsubame"),
+                ("win_gems", li, w, parts)])
 
 
 def step_win_gems(g: Game, li: int, w: int, parts: tuple[int, ...]) -> None:

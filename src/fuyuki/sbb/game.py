@@ -45,6 +45,10 @@ ONLY: Final[tuple[tuple[int, ...], ...]] = tuple([(p,) for p in range(16)])
 #: the asking and answers of a state that asks nobody (after the last answer, at the end): one
 #: shared empty dict, never changed (ask puts new ones; an answer goes only to an asked seat's)
 NOBODY: Final[dict[int, Any]] = {}
+#: the steps every game pushes, made once (a literal step tuple of constants is a new tuple at
+#: each use in the compiled build: a fixed-length tuple type is a C struct there)
+SETUP: Final[Op] = ("setup",)
+ROUND_START: Final[Op] = ("round_start",)
 #: the RNG version of a new game (fuyuki.core.rng); a record keeps its game's version in its
 #: config ("rng", absent for version 1: the records made before version 2), and a replay
 #: passes it back to new_game
@@ -197,7 +201,7 @@ class Game:
     def resume(self) -> None:
         """Start the next round after a pause at a round's end."""
         if self.s.phase == "paused" and not self.s.over:
-            self.then(("round_start",))
+            self.then(ROUND_START)
             self._run()
 
     # ------------------------------------------------------------------ for the steps
@@ -216,11 +220,11 @@ class Game:
         if not self.quiet:
             self.s.log.append(event)
 
-    def then(self, *steps: Op) -> None:
-        """Run ``steps`` next, in the given order, before anything already scheduled."""
-        stack = self.s.stack
-        for i in range(len(steps) - 1, -1, -1):   # (not through then_all: no list made)
-            stack.append(steps[i])
+    def then(self, step: Op) -> None:
+        """Run ``step`` next, before anything already scheduled (several: :meth:`then_all`).
+        One step, not ``*steps``: packing the arguments into a tuple costs a generic call in
+        the compiled build, more than the push."""
+        self.s.stack.append(step)
 
     def then_all(self, steps: list[Op]) -> None:
         """:meth:`then` for a list of steps (a call with ``*steps`` costs a generic call in
@@ -463,7 +467,7 @@ def new_game(players: int = 4, seed: int | None = None, rules: Rules | None = No
     """A new game of ``players`` seats. ``rules`` default to the final edition; ``rng`` is
     the RNG version (a replay passes its record's: :func:`rng_version`)."""
     game = make_game(players, seed, rules, quiet, rng)
-    game.s.stack.append(("setup",))
+    game.s.stack.append(SETUP)
     game._run()
     return game
 

@@ -8,7 +8,7 @@ from typing import Final
 from fuyuki.core.protocol import Decision
 from fuyuki.sbb.battle import battle_steps, bid_colours
 from fuyuki.sbb.cards import NO_CARD
-from fuyuki.sbb.game import Answers, Game, flip, remove_card
+from fuyuki.sbb.game import ROUND_START, Answers, Game, flip, remove_card
 from fuyuki.sbb.state import Op, falses, zeros
 
 #: a round's steps after its events (§4.2 discard, §4.4 draw, §4.5 end): the engine schedules
@@ -19,6 +19,10 @@ ROUND: Final[tuple[str, ...]] = ("round", "parent")
 GEMS_PLACED: Final[tuple[str, ...]] = ("gems",)
 EXTRA_GEM: Final[tuple[str, ...]] = ("seat", "land")
 REVEAL: Final[tuple[str, ...]] = ("bids",)
+#: the round's steps without arguments, made once (see fuyuki.sbb.game.ROUND_START)
+PLACE_EXTRA: Final[Op] = ("place_extra",)
+BIDS_OPEN: Final[Op] = ("bids_open",)
+REVEAL_STEP: Final[Op] = ("reveal",)
 #: a round's steps after its battles
 AFTER_BATTLES: Final[tuple[Op, ...]] = (("events_resolve",),) + AFTER_EVENTS
 
@@ -44,9 +48,9 @@ def step_round_start(g: Game) -> None:
             s.pool -= 0 if r.unlimited_gems else 1  # 聖杯大戦争: the pool never runs out
     g.log(("gems_placed", None, GEMS_PLACED, list(s.gems_on)))
     if s.pool > 0 or r.unlimited_gems:
-        g.ask({s.parent: Decision("place_gem", tuple(g.t.names_of(s.lands)))}, ("place_extra",))
+        g.ask({s.parent: Decision("place_gem", tuple(g.t.names_of(s.lands)))}, PLACE_EXTRA)
     else:
-        g.then(("bids_open",))
+        g.then(BIDS_OPEN)
 
 
 def step_place_extra(g: Game, answers: Answers) -> None:
@@ -56,7 +60,7 @@ def step_place_extra(g: Game, answers: Answers) -> None:
     s.gems_on[s.lands.index(s.extra_land)] += 1
     s.pool -= 0 if g.rules.unlimited_gems else 1
     g.log(("extra_gem", None, EXTRA_GEM, s.parent, land))
-    g.then(("bids_open",))
+    g.then(BIDS_OPEN)
 
 
 def step_bids_open(g: Game) -> None:
@@ -65,7 +69,7 @@ def step_bids_open(g: Game) -> None:
     asks = {seat: Decision("bid", tuple([names[c] for c in sorted_unique(s.hand[seat])]))
             for seat in range(s.n) if s.hand[seat]}
     if asks:
-        g.ask(asks, ("reveal",))
+        g.ask(asks, REVEAL_STEP)
     else:
         g.then(("reveal", {}))
 
@@ -199,4 +203,4 @@ def step_round_end(g: Game) -> None:
     if g.pause_at_round_end:
         s.phase = "paused"
         return
-    g.then(("round_start",))
+    g.then(ROUND_START)
