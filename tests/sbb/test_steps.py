@@ -21,3 +21,21 @@ def test_each_step_is_its_modules_step_function():
 
 def test_the_game_runs_its_stack_through_the_table():
     assert game.RUNNER == [steps.run]
+
+
+def test_the_stack_keeps_its_bottom_step_and_never_runs_it():
+    """state.BOTTOM stays the stack's first entry at every decision, after the end and in a
+    clone; the game still ends (run stops above it, end_game keeps it)."""
+    from fuyuki.sbb import new_game
+    from fuyuki.sbb.agents import make_bot
+    from fuyuki.sbb.state import BOTTOM
+
+    for seed in range(20):
+        g = new_game(4, seed)
+        bots = [make_bot("random", seed * 4 + k) for k in range(4)]
+        while not g.over:
+            assert g.s.stack[0] == BOTTOM and BOTTOM not in g.s.stack[1:]
+            assert g.clone().s.stack == g.s.stack
+            for seat, d in g.pending().items():
+                g.submit(seat, bots[seat].choose(g.view(seat), d))
+        assert g.s.stack == [BOTTOM]

@@ -420,7 +420,7 @@ class Game:
             best = max(key)
             winners = [i for i in range(s.n) if key[i] == best]
         s.over = True
-        s.stack.clear()
+        del s.stack[1:]   # (state.BOTTOM stays)
         s.asking, s.answers, s.cont = NOBODY, NOBODY, ()
         s.phase = "over"
         s.result = {"winners": winners, "draw": len(winners) != 1, "reason": reason,

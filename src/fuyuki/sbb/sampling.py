@@ -58,7 +58,7 @@ from fuyuki.sbb.game import Game
 from fuyuki.sbb.rounds import AFTER_BATTLES, AFTER_EVENTS, event_done, event_steps
 from fuyuki.sbb.rules import Rules
 from fuyuki.sbb.setup import deal_steps, draft_order
-from fuyuki.sbb.state import Op, State
+from fuyuki.sbb.state import BOTTOM, Op, State
 
 #: a hidden seat to fill and the cards it may hold (None: any), as card ids read from the view
 NamedSlot = tuple[int, "frozenset[str] | None"]
@@ -507,7 +507,7 @@ class Sampler:
             todo = steps[at + 1:] + list(AFTER_EVENTS)
         else:   # pragma: no cover - guarded in __init__
             raise Unsupported(kind)
-        s.stack = list(reversed(todo))
+        s.stack = [BOTTOM, *reversed(todo)]
         s.asking, s.answers, s.cont = asks, {}, cont
 
 

@@ -15,6 +15,11 @@ from fuyuki.core.rng import Rng, copy_stream
 
 #: a rule step on the stack: its name, then its arguments (fuyuki.sbb.game)
 Op = tuple[Any, ...]
+#: the step at the bottom of every rule stack, never run: the stack's first entry from the
+#: state's birth (:func:`fuyuki.sbb.steps.run` stops above it). Kept so that the stack never
+#: empties between two steps — CPython frees an emptied list's items and allocates them again
+#: at the next push, and reallocates a small one shrinking below half its room
+BOTTOM: Final[Op] = ("bottom",)
 
 _LISTS = ("gems_on", "gems", "coins", "master", "servant", "m_up", "s_up", "dark",
           "mdeck", "mdisc", "sdeck", "sdisc", "adeck", "adisc", "bids", "stack", "log",
@@ -63,7 +68,7 @@ class State:
         self.bids = zeros(n)
         self.lost_master = falses(n)
         self.lost_servant = falses(n)
-        self.stack: list[Op] = []
+        self.stack: list[Op] = [BOTTOM]   # the rule stack: BOTTOM, then the steps, next last
         #: the event log as the engine writes it (fuyuki.core.events.Logged tuples); read it
         #: through :attr:`events`
         self.log: list[Logged] = []

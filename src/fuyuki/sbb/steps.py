@@ -64,7 +64,7 @@ def run(g: Game) -> None:
     s = g.s
     stack = s.stack
     immediate = g.rules.end_timing == "immediate"
-    while stack and not s.asking and not s.over:
+    while len(stack) > 1 and not s.asking and not s.over:   # (stack[0]: state.BOTTOM)
         call(g, stack.pop())
         if immediate:
             g.check_end()
