@@ -17,3 +17,31 @@ def test_sorted_unique_is_sorted_set(cards: list[int]) -> None:
 @given(st.integers(min_value=0, max_value=100))
 def test_seat_key_is_str(seat: int) -> None:
     assert seat_key(seat) == str(seat)
+
+
+@given(st.lists(st.integers(min_value=0, max_value=30), min_size=1, max_size=6),
+       st.lists(st.integers(min_value=0, max_value=3), max_size=6))
+def test_ranking_is_winners_then_the_rest_by_count(gems: list[int], picks: list[int]) -> None:
+    """Game.ranking (loops, no set or sort) against the plain expression it replaces."""
+    from fuyuki.sbb import new_game
+
+    g = new_game(4, 1)
+    g.s.gems = (gems * 4)[:4]
+    winners = sorted({p for p in picks})
+    key = g.s.gems
+    plain = [list(winners)] if winners else []
+    for v in sorted({key[i] for i in range(4) if i not in winners}, reverse=True):
+        plain.append([i for i in range(4) if i not in winners and key[i] == v])
+    assert g.ranking(winners) == plain
+
+
+def test_the_gem_decision_is_made_once_for_the_lands() -> None:
+    from fuyuki.sbb import new_game
+
+    g = new_game(4, 3)
+    d = g.gem_decision()
+    assert d.kind == "place_gem" and list(d.options) == [g.t.names[c] for c in g.s.lands]
+    assert g.gem_decision() is d
+    g.s.lands = g.s.lands[::-1]   # other lands: a new decision naming them
+    assert g.gem_decision() is not d
+    assert list(g.gem_decision().options) == list(d.options)[::-1]

@@ -26,7 +26,7 @@ from fuyuki.core.rng import shuffle, stream
 from fuyuki.sbb.abilities import Ability
 from fuyuki.sbb.cards import NO_CARD, Master, Servant, card_table
 from fuyuki.sbb.rules import Rules
-from fuyuki.sbb.state import Op, State
+from fuyuki.sbb.state import Op, State, falses
 from fuyuki.sbb.view import build_seen, build_view
 
 #: what a step asked, answered: the choice of each asked seat
@@ -70,6 +70,9 @@ class Game:
         self.quiet = quiet
         #: stop after each round's end check (phase "paused") until :meth:`resume`
         self.pause_at_round_end = False
+        # the parent's extra-gem decision and the lands it was made for (:meth:`gem_decision`)
+        self._gem_decision: Decision | None = None
+        self._gem_lands: list[int] | None = None
 
     # ------------------------------------------------------------------ the public door
     @property
@@ -238,6 +241,17 @@ class Game:
         s = self.s
         s.asking, s.answers, s.cont = decisions, {}, cont
 
+    def gem_decision(self) -> Decision:
+        """The parent's extra-gem decision (a land among the table's), made once for the
+        table's lands and given again each round (decisions are immutable; the lands change
+        only at the setup)."""
+        lands = self.s.lands
+        d = self._gem_decision
+        if d is None or self._gem_lands is not lands:
+            d = self._gem_decision = Decision("place_gem", tuple(self.t.names_of(lands)))
+            self._gem_lands = lands
+        return d
+
     def _run(self) -> None:
         """Run the rule stack until a decision is asked or the game ends."""
         RUNNER[0](self)
@@ -405,10 +419,22 @@ class Game:
         聖杯大戦争), most first; equal counts share a place."""
         s = self.s
         key = s.coins if self.rules.coins else s.gems
+        won = falses(s.n)
+        for i in winners:
+            won[i] = True
+        # the others' counts, each once, most first (an insertion into a short list: a set
+        # and a sort cost more in the compiled build, and ``in`` on a list is a generic test)
+        rest: list[int] = []
+        for i in range(s.n):
+            if not won[i]:
+                v, at = key[i], len(rest)
+                while at > 0 and rest[at - 1] < v:
+                    at -= 1
+                if at == 0 or rest[at - 1] != v:
+                    rest.insert(at, v)
         places = [list(winners)] if winners else []
-        rest = sorted({key[i] for i in range(s.n) if i not in winners}, reverse=True)
         for v in rest:
-            places.append([i for i in range(s.n) if i not in winners and key[i] == v])
+            places.append([i for i in range(s.n) if not won[i] and key[i] == v])
         return places
 
     def end_game(self, reason: str, winners: list[int] | None = None) -> None:

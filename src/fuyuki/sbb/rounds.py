@@ -48,7 +48,7 @@ def step_round_start(g: Game) -> None:
             s.pool -= 0 if r.unlimited_gems else 1  # 聖杯大戦争: the pool never runs out
     g.log(("gems_placed", None, GEMS_PLACED, list(s.gems_on)))
     if s.pool > 0 or r.unlimited_gems:
-        g.ask({s.parent: Decision("place_gem", tuple(g.t.names_of(s.lands)))}, PLACE_EXTRA)
+        g.ask({s.parent: g.gem_decision()}, PLACE_EXTRA)
     else:
         g.then(BIDS_OPEN)
 
