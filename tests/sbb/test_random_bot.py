@@ -48,3 +48,27 @@ def test_pick_is_the_high_bits_of_x_times_k(seed: int, k: int) -> None:
     for _ in range(20):
         x = twin._next()
         assert bot.choose(None, Decision("pick", options)) == (x * k) >> 32
+
+
+def test_play_out_calls_a_subclass_override_of_a_compiled_bot() -> None:
+    """Game.play_bots calls a compiled bot's choose natively: an interpreted subclass's own
+    choose must still be the one called, for every decision, and the game plays as it
+    would through submit."""
+    from fuyuki.sbb import new_game
+    from fuyuki.sbb.agents import play_out
+
+    class Counting(RandomBot):
+        calls = 0
+
+        def choose(self, view, decision):
+            Counting.calls += 1
+            return decision.options[-1]
+
+    g = new_game(4, 7)
+    n = play_out(g, [Counting(k) for k in range(4)])
+    assert n == Counting.calls > 0
+    h = new_game(4, 7)   # the same choices through the public door
+    while not h.over:
+        for seat, d in h.pending().items():
+            h.submit(seat, d.options[-1])
+    assert h.record.submissions == g.record.submissions

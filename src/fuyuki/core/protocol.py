@@ -55,6 +55,17 @@ class Decision:
         return {"kind": self.kind, "options": list(self.options), "info": self.info}
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # its bots are picklable, copyable (see _build)
+class NativeBot:
+    """The base of the bots compiled with the engine (the random and heuristic bots): a play
+    loop calls their :meth:`choose` as a native method (a call through the bot's Python
+    method costs more than the random bot's whole choice). Any other bot is any object with
+    ``choose`` and ``needs_view``."""
+
+    def choose(self, view: Any, decision: Decision) -> Any:
+        raise NotImplementedError
+
+
 class Game(Protocol):
     @property
     def over(self) -> bool: ...

@@ -20,7 +20,7 @@ from mypy_extensions import mypyc_attr
 
 from fuyuki.core.errors import IllegalAction
 from fuyuki.core.events import Event
-from fuyuki.core.protocol import Decision, check_choice
+from fuyuki.core.protocol import Decision, NativeBot, check_choice
 from fuyuki.core.record import Record
 from fuyuki.core.rng import shuffle, stream
 from fuyuki.sbb.abilities import Ability
@@ -148,8 +148,14 @@ class Game:
                 for seat in range(s.n)]
         blind: list[Any] = [getattr(bots[seat], "blind_kinds", ()) if seen[seat] else ()
                             for seat in range(s.n)]
-        # each bot's bound choose, looked up once (a method look-up per decision otherwise)
-        choose: list[Any] = [bots[seat].choose for seat in range(s.n)]
+        # a compiled bot's choose is called natively; any other's bound choose is looked up
+        # once (a method look-up per decision otherwise)
+        native: list[NativeBot | None] = []
+        choose: list[Any] = []
+        for seat in range(s.n):
+            bot = bots[seat]
+            native.append(bot if isinstance(bot, NativeBot) else None)
+            choose.append(bot.choose)
         count = 0
         while not s.over:
             # (the dicts themselves, no list of the items: an answer adds to ``answers`` and
@@ -167,7 +173,9 @@ class Game:
                 elif needs[seat]:
                     view = self.view(seat)
                 # (not through submit: this seat's decision is known to be open)
-                self._answer(seat, d, choose[seat](view, d))
+                nb = native[seat]
+                self._answer(seat, d, nb.choose(view, d) if nb is not None
+                             else choose[seat](view, d))
                 count += 1
             if 0 < limit <= count:
                 from fuyuki.core.errors import FuyukiError

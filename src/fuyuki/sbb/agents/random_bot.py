@@ -6,7 +6,7 @@ from typing import Any, Final
 
 from mypy_extensions import i64, mypyc_attr
 
-from fuyuki.core.protocol import Decision
+from fuyuki.core.protocol import Decision, NativeBot
 
 _MASK32: Final = 0xFFFFFFFF   # Final: a constant in the compiled build, not a global look-up
 
@@ -46,7 +46,7 @@ def _mix64(seed: int) -> tuple[i64, i64]:
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # compiled: picklable, copyable (see _build)
-class RandomBot:
+class RandomBot(NativeBot):
     """Uniform over the legal options, from a xorshift32 stream of its own seed.
 
     Not :class:`random.Random`: seeding a Mersenne Twister costs more than a whole decision,
