@@ -29,6 +29,10 @@ What compiled modules must respect (mypyc 2.4.1; the suite runs against the comp
 - a constant tuple passed around as an object is typed ``Final[tuple[str, ...]]`` (not a bare
   ``Final``): a fixed-length tuple type is a C struct in compiled code, and every use of the
   constant then makes a new tuple object.
+- ``a[i] += x`` on a ``list[int]`` is a generic ``PyNumber_InPlaceAdd`` on boxed ints:
+  write ``a[i] = a[i] + x`` (native tagged arithmetic).
+- a function kept as an object (in a list, a dict) is called through a generic call; a
+  method of a native class held in a typed variable is a native call (``game.Runner``).
 """
 
 from __future__ import annotations

@@ -292,7 +292,7 @@ class Overseer(Ability):
         if seat == victim:
             return None
         give = min(int(self.values["gems"]), due)
-        g.s.gems[seat] += give
+        g.s.gems[seat] = g.s.gems[seat] + give
         g.flip(seat, "master")
         g.emit("overseer", seat=seat, from_seat=victim, gems=give)
         return give

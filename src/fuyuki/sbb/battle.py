@@ -35,7 +35,7 @@ def step_battle(g: Game, li: int, parts: tuple[int, ...]) -> None:
         if not g.t.np[s.bids[seat]]:
             gems = s.gems_on[li]
             s.gems_on[li] = 0
-            s.gems[seat] += gems
+            s.gems[seat] = s.gems[seat] + gems
             g.log(("uncontested", None, UNCONTESTED, seat, land, gems))
         else:
             g.log(("misfire", None, MISFIRE, seat, land))
@@ -95,7 +95,7 @@ def take_gems(g: Game, li: int, seat: int) -> None:
     s = g.s
     n = s.gems_on[li]
     s.gems_on[li] = 0
-    s.gems[seat] += n
+    s.gems[seat] = s.gems[seat] + n
     g.log(("take", None, TAKE, seat, g.t.names[s.lands[li]], n))
 
 
@@ -110,7 +110,7 @@ def step_battle_fight(g: Game, li: int, parts: tuple[int, ...], offers: Answers)
     assert land_card is not None
     bonus = zeros(s.n)
     for seat, answer in offers.items():
-        bonus[seat] += g.ab(seat).battle_answer(g, seat, answer)
+        bonus[seat] = bonus[seat] + g.ab(seat).battle_answer(g, seat, answer)
     np_count = 0
     for p in parts:
         if t.np[s.bids[p]]:
@@ -219,8 +219,8 @@ def _compare_sorties(g: Game, li: int, parts: tuple[int, ...], totals: list[int]
         return
     share = s.gems_on[li] // len(tied)
     for p in tied:
-        s.gems[p] += share
-    s.gems_on[li] -= share * len(tied)
+        s.gems[p] = s.gems[p] + share
+    s.gems_on[li] = s.gems_on[li] - share * len(tied)
     g.emit("case3_split", seats=tied, land=land, each=share, left=s.gems_on[li])
 
 
@@ -231,8 +231,8 @@ def _coins(g: Game, parts: tuple[int, ...], winner: int) -> None:
     s = g.s
     for p in parts:
         if p != winner and s.coins[p] > 0:
-            s.coins[p] -= 1
-            s.coins[winner] += 1
+            s.coins[p] = s.coins[p] - 1
+            s.coins[winner] = s.coins[winner] + 1
             g.emit("coin", seat=p, to_seat=winner)
 
 
@@ -376,5 +376,5 @@ def step_pool_gems(g: Game, seat: int, n: int) -> None:
     s = g.s
     take = n if g.rules.unlimited_gems else min(n, s.pool)
     s.pool -= 0 if g.rules.unlimited_gems else take
-    s.gems[seat] += take
+    s.gems[seat] = s.gems[seat] + take
     g.emit("pool_take", seat=seat, gems=take)

@@ -14,7 +14,7 @@ and reactions in :mod:`fuyuki.sbb.losses`; what a seat may see in :mod:`fuyuki.s
 from __future__ import annotations
 
 import secrets
-from typing import Any, Callable, Final, NoReturn
+from typing import Any, Final, NoReturn
 
 from mypy_extensions import mypyc_attr
 
@@ -31,9 +31,6 @@ from fuyuki.sbb.view import build_seen, build_view
 
 #: what a step asked, answered: the choice of each asked seat
 Answers = dict[int, Any]
-#: the loop that runs the rule stack (fuyuki.sbb.steps.run, which knows every step; it is set
-#: when fuyuki.sbb is imported — game.py cannot import the step modules, they import it)
-RUNNER: Final[list[Callable[[Game], None]]] = []
 #: the data keys of the most frequent events, logged compactly (Game.log). Typed
 #: ``tuple[str, ...]``: the compiled build keeps one tuple object for it (a fixed-length tuple
 #: type is a C struct there, made into a new tuple object at every use — see _build)
@@ -53,6 +50,20 @@ ROUND_START: Final[Op] = ("round_start",)
 #: config ("rng", absent for version 1: the records made before version 2), and a replay
 #: passes it back to new_game
 RNG_VERSION: Final = 2
+
+
+class Runner:
+    """What runs the rule stack: :class:`fuyuki.sbb.steps.Steps`, which knows every step. A
+    class, not a function in a list: the compiled build calls its method natively (a function
+    kept as an object is called through a generic call)."""
+
+    def run(self, g: Game) -> None:
+        raise NotImplementedError
+
+
+#: the one Runner (set when fuyuki.sbb is imported — game.py cannot import the step modules,
+#: they import it)
+RUNNER: Final[list[Runner]] = []
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # compiled: picklable, copyable (see _build)
@@ -262,7 +273,7 @@ class Game:
 
     def _run(self) -> None:
         """Run the rule stack until a decision is asked or the game ends."""
-        RUNNER[0](self)
+        RUNNER[0].run(self)
 
     def flip(self, seat: int, what: str) -> None:
         """Turn a seat's master or servant face up (a public event naming the card)."""

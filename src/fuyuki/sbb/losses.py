@@ -129,7 +129,7 @@ def _return_gems(g: Game, victim: int) -> None:
     due = s.gems[victim] if r.servant_loss_gems < 0 else min(r.servant_loss_gems, s.gems[victim])
     if due <= 0:
         return
-    s.gems[victim] -= due
+    s.gems[victim] = s.gems[victim] - due
     for k in s.seats_from(s.parent):
         give = g.ab(k).takes_returned_gems(g, k, victim, due)
         if give is not None:

@@ -44,7 +44,7 @@ def step_round_start(g: Game) -> None:
         return
     for li in range(len(s.lands)):
         if s.pool > 0 or r.unlimited_gems:
-            s.gems_on[li] += 1
+            s.gems_on[li] = s.gems_on[li] + 1
             s.pool -= 0 if r.unlimited_gems else 1  # 聖杯大戦争: the pool never runs out
     g.log(("gems_placed", None, GEMS_PLACED, list(s.gems_on)))
     if s.pool > 0 or r.unlimited_gems:
@@ -57,7 +57,8 @@ def step_place_extra(g: Game, answers: Answers) -> None:
     s = g.s
     land = answers[s.parent]
     s.extra_land = g.t.ids[land]
-    s.gems_on[s.lands.index(s.extra_land)] += 1
+    li = s.lands.index(s.extra_land)
+    s.gems_on[li] = s.gems_on[li] + 1
     s.pool -= 0 if g.rules.unlimited_gems else 1
     g.log(("extra_gem", None, EXTRA_GEM, s.parent, land))
     g.then(BIDS_OPEN)

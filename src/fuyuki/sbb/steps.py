@@ -135,4 +135,11 @@ def call(g: Game, op: Op) -> None:
         STEPS[name](g, *op[1:])   # unknown: a KeyError names it
 
 
-game.RUNNER[:] = [run]
+class Steps(game.Runner):
+    """The engine's :class:`~fuyuki.sbb.game.Runner`: :func:`run`."""
+
+    def run(self, g: Game) -> None:
+        run(g)
+
+
+game.RUNNER[:] = [Steps()]
