@@ -45,3 +45,13 @@ def test_the_gem_decision_is_made_once_for_the_lands() -> None:
     g.s.lands = g.s.lands[::-1]   # other lands: a new decision naming them
     assert g.gem_decision() is not d
     assert list(g.gem_decision().options) == list(d.options)[::-1]
+
+
+@given(st.lists(st.integers(min_value=0, max_value=40), max_size=8))
+def test_names_tuple_and_names_in_are_the_ids_in_order(cards: list[int]) -> None:
+    from fuyuki.sbb.cards import card_table
+    from fuyuki.sbb.game import default_rules
+
+    t = card_table(default_rules().cards)
+    assert t.names_tuple(cards) == tuple(t.names[c] for c in cards)
+    assert t.names_in(tuple(cards)) == tuple(t.names_of(cards))

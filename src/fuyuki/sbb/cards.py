@@ -269,7 +269,12 @@ class CardTable:
     def names_in(self, cards: tuple[int, ...]) -> tuple[str, ...]:
         """The card ids of the ints ``cards`` (a tuple: a pack, a decision's options)."""
         names = self.names
-        return tuple([names[c] for c in cards])
+        return tuple(names[c] for c in cards)   # (compiled: one tuple, filled in place)
+
+    def names_tuple(self, cards: list[int]) -> tuple[str, ...]:
+        """:meth:`names_in` for a list of ints (a decision's options)."""
+        names = self.names
+        return tuple(names[c] for c in cards)   # (compiled: one tuple, filled in place)
 
     def ids_of(self, cards: list[str] | tuple[str, ...]) -> list[int]:
         """The ints of the card ids ``cards``."""

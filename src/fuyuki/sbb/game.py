@@ -267,7 +267,7 @@ class Game:
         lands = self.s.lands
         d = self._gem_decision
         if d is None or self._gem_lands is not lands:
-            d = self._gem_decision = Decision("place_gem", tuple(self.t.names_of(lands)))
+            d = self._gem_decision = Decision("place_gem", self.t.names_tuple(lands))
             self._gem_lands = lands
         return d
 

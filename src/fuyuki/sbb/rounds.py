@@ -65,9 +65,9 @@ def step_place_extra(g: Game, answers: Answers) -> None:
 
 
 def step_bids_open(g: Game) -> None:
-    s, names = g.s, g.t.names
+    s, t = g.s, g.t
     s.phase = "bid"
-    asks = {seat: Decision("bid", tuple([names[c] for c in sorted_unique(s.hand[seat])]))
+    asks = {seat: Decision("bid", t.names_tuple(sorted_unique(s.hand[seat])))
             for seat in range(s.n) if s.hand[seat]}
     if asks:
         g.ask(asks, REVEAL_STEP)
