@@ -253,3 +253,73 @@ def test_games_make_no_reference_cycles_so_the_collector_may_pause():
             assert gc.collect() == 0, bots
         finally:
             gc.enable()
+
+
+def _summary_from_events(g, seat_of):
+    """What summarize counts, read the plain way: from the game's Event objects."""
+    from fuyuki.sim.play import ABILITY_EVENTS, BATTLE_KINDS
+    n = g.players
+    abilities, kinds, losses, np_servant = {}, {}, {}, {}
+    masters, servants, reveal = [""] * n, [""] * n, [None] * n
+    darkened, dark_with = [False] * n, [None] * n
+    rnd = battles = parent = 0
+    for e in g.events:
+        k, d = e.kind, e.data
+        if k in ABILITY_EVENTS:
+            abilities[k] = abilities.get(k, 0) + 1
+        if k in BATTLE_KINDS:
+            kinds[k] = kinds.get(k, 0) + 1
+        if k == "battle":
+            battles += 1
+        elif k == "round":
+            rnd = d["round"]
+        elif k == "setup":
+            parent = d["parent"]
+        elif k == "draft_kept" and rnd == 0:
+            (masters if d["kind"] == "master" else servants)[d["seat"]] = d["card"]
+        elif k == "dealt" and rnd == 0:
+            masters[d["seat"]], servants[d["seat"]] = d["master"], d["servant"]
+        elif (k == "flip" and d["what"] == "master") or k == "new_master_up":
+            if reveal[d["seat"]] is None:
+                reveal[d["seat"]] = rnd
+        elif k == "np_resolves":
+            np_servant[d["seat"]] = d["servant"]
+            abilities["np:" + d["servant"]] = abilities.get("np:" + d["servant"], 0) + 1
+        elif k == "darken":
+            darkened[d["seat"]] = True
+        elif k == "new_servant" and darkened[d["seat"]] and dark_with[d["seat"]] is None:
+            dark_with[d["seat"]] = d["card"]
+        elif k == "lost":
+            label = (f"np:{np_servant.get(d['source'], '?')}" if d["cause"] == "np"
+                     else d["cause"])
+            losses[(label, d["what"])] = losses.get((label, d["what"]), 0) + 1
+    return {"parent": parent, "battles": battles, "kinds": kinds, "abilities": abilities,
+            "losses": [[a, b, c] for (a, b), c in sorted(losses.items())],
+            "masters": masters, "servants": servants, "reveal": reveal, "dark_with": dark_with}
+
+
+def test_summarize_counts_what_the_events_say():
+    """summarize reads the raw log by a table of kinds: the same counts as the Event objects
+    give, over games of several editions with random and heuristic bots."""
+    from fuyuki.sbb import new_game
+    from fuyuki.sbb.agents import make_bot, play_out
+    from fuyuki.sbb.rules import Rules
+    from fuyuki.sim.play import summarize
+
+    checked = set()
+    for preset in ("final", "v1.0", "v1.1"):
+        rules = Rules.preset(preset)
+        for seed in range(40):
+            g = new_game(4, seed, rules)
+            bot = "heuristic" if seed % 4 == 0 else "random"
+            play_out(g, [make_bot(bot, seed * 4 + k, rules) for k in range(4)])
+            seat_of = [0, 1, 2, 3]
+            got = summarize(g, seat_of, (bot,) * 4, seed, seed)
+            want = _summary_from_events(g, seat_of)
+            for key in ("parent", "battles", "kinds", "abilities", "losses"):
+                assert got[key] == want[key], (preset, seed, key)
+            for field in ("master", "servant", "reveal", "dark_with"):
+                plural = {"master": "masters", "servant": "servants"}.get(field, field)
+                assert [p[field] for p in got["seats"]] == want[plural], (preset, seed, field)
+            checked |= set(got["abilities"]) | set(got["kinds"])
+    assert len(checked) >= 10   # many kinds of event were met

@@ -110,52 +110,53 @@ def summarize(g: Game, seat_of: list[int], names: Sequence[str], index: int,
     dark_with: list[str | None] = [None] * n
     parent = 0
     for e in g.s.log:   # as logged: no Event objects made
-        k: str = e[0]   # (typed: a str compare below when compiled, not a generic one)
-        if k in _COUNTED:
-            abilities[k] = abilities.get(k, 0) + 1
-            if k != "darken":
-                continue
-        if k == "draw" or k == "draws":   # the most frequent kinds: nothing to count
+        k: str = e[0]
+        read = _READ.get(k, _SKIP)   # (one look-up an event, then native int compares)
+        if read == _SKIP:
             continue
-        if k == "battle":
+        if read == _ABILITY:
+            abilities[k] = abilities.get(k, 0) + 1
+            continue
+        if read == _BATTLE:
             battles += 1
             continue
-        if k in _BATTLE_KINDS:
+        if read == _BATTLE_KIND:
             kinds[k] = kinds.get(k, 0) + 1
             continue
-        if k == "round":
+        if read == _ROUND:
             rnd = logged_get(e, "round")
-        elif k == "setup":
+        elif read == _SETUP:
             parent = logged_get(e, "parent")
-        elif k == "draft_kept":
+        elif read == _DRAFT_KEPT:
             if rnd == 0:
                 held = masters if logged_get(e, "kind") == "master" else servants
                 held[logged_get(e, "seat")] = logged_get(e, "card")
-        elif k == "dealt":
+        elif read == _DEALT:
             if rnd == 0:
                 seat = logged_get(e, "seat")
                 masters[seat], servants[seat] = logged_get(e, "master"), logged_get(e, "servant")
-        elif k == "flip":
+        elif read == _FLIP:
             if logged_get(e, "what") == "master":
                 seat = logged_get(e, "seat")
                 if reveal[seat] is None:
                     reveal[seat] = rnd
-        elif k == "new_master_up":
+        elif read == _NEW_MASTER_UP:
             seat = logged_get(e, "seat")
             if reveal[seat] is None:
                 reveal[seat] = rnd
-        elif k == "np_resolves":
+        elif read == _NP_RESOLVES:
             servant = logged_get(e, "servant")
             np_servant[logged_get(e, "seat")] = servant
             label = "np:" + servant
             abilities[label] = abilities.get(label, 0) + 1
-        elif k == "darken":
+        elif read == _DARKEN:   # an ability event, counted, and read
+            abilities[k] = abilities.get(k, 0) + 1
             darkened[logged_get(e, "seat")] = True
-        elif k == "new_servant":
+        elif read == _NEW_SERVANT:
             seat = logged_get(e, "seat")
             if darkened[seat] and dark_with[seat] is None:
                 dark_with[seat] = logged_get(e, "card")
-        elif k == "lost":
+        elif read == _LOST:
             cause = logged_get(e, "cause")
             label = f"np:{np_servant.get(logged_get(e, 'source'), '?')}" if cause == "np" else cause
             key = (label, logged_get(e, "what"))
@@ -182,9 +183,26 @@ def summarize(g: Game, seat_of: list[int], names: Sequence[str], index: int,
     }
 
 
-# Final: a C global in the compiled build (a module global is a dict look-up at every use)
-_COUNTED: Final = frozenset(ABILITY_EVENTS)
-_BATTLE_KINDS: Final = frozenset(BATTLE_KINDS)
-assert not _COUNTED & {"round", "setup", "draft_kept", "dealt", "flip", "new_master_up",
-                       "battle", "np_resolves", "new_servant", "lost", "draw", "draws"}, \
-    "an ability event that summarize also reads must be let through like darken"
+# what summarize does with each kind of event (a kind not in _READ: nothing — the draws,
+# the most frequent, among them); Final: C constants in the compiled build
+_SKIP: Final = 0
+_ABILITY: Final = 1        # counted as a use of an ability (ABILITY_EVENTS)
+_BATTLE_KIND: Final = 2    # counted by case (BATTLE_KINDS)
+_BATTLE: Final = 3
+_ROUND: Final = 4
+_SETUP: Final = 5
+_DRAFT_KEPT: Final = 6
+_DEALT: Final = 7
+_FLIP: Final = 8
+_NEW_MASTER_UP: Final = 9
+_NP_RESOLVES: Final = 10
+_DARKEN: Final = 11        # an ability event that is also read (who darkened)
+_NEW_SERVANT: Final = 12
+_LOST: Final = 13
+_READ: Final[dict[str, int]] = {
+    **{k: _ABILITY for k in ABILITY_EVENTS}, **{k: _BATTLE_KIND for k in BATTLE_KINDS},
+    "battle": _BATTLE, "round": _ROUND, "setup": _SETUP, "draft_kept": _DRAFT_KEPT,
+    "dealt": _DEALT, "flip": _FLIP, "new_master_up": _NEW_MASTER_UP,
+    "np_resolves": _NP_RESOLVES, "darken": _DARKEN, "new_servant": _NEW_SERVANT, "lost": _LOST}
+assert [k for k in ABILITY_EVENTS if _READ[k] != _ABILITY] == ["darken"], \
+    "an ability event that summarize also reads must be counted where it is read, like darken"
