@@ -55,3 +55,26 @@ def test_names_tuple_and_names_in_are_the_ids_in_order(cards: list[int]) -> None
     t = card_table(default_rules().cards)
     assert t.names_tuple(cards) == tuple(t.names[c] for c in cards)
     assert t.names_in(tuple(cards)) == tuple(t.names_of(cards))
+
+
+_LOSS = st.tuples(st.integers(min_value=0, max_value=4), st.sampled_from(["servant", "master"]),
+                  st.sampled_from(["destroy", "sure", "cancel"]), st.integers(0, 4))
+
+
+@given(st.lists(_LOSS, max_size=7))
+def test_loss_targets_is_the_sorted_set_of_victims(losses) -> None:
+    from fuyuki.sbb.battle import loss_targets
+
+    assert loss_targets(tuple(losses)) == sorted({q for q, *_ in losses})
+
+
+@given(st.lists(_LOSS, max_size=7), st.integers(min_value=0, max_value=4))
+def test_by_seat_order_is_the_stable_sort_it_replaces(losses, parent) -> None:
+    from fuyuki.sbb.losses import by_seat_order
+
+    n = 5
+    order = {seat: i for i, seat in enumerate((parent + k) % n for k in range(n))}
+    want = sorted(losses, key=lambda x: (order[x[0]], x[1] != "servant"))
+    got = list(losses)
+    by_seat_order(got, parent, n)
+    assert got == want

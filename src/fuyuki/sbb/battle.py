@@ -319,25 +319,42 @@ def step_effects(g: Game, items: tuple[Any, ...], idx: int, kept: tuple[Any, ...
                  after: Op | None) -> None:
     """Offer 強運 against each effect in turn, then apply what was not negated together."""
     if idx == len(items):
-        losses = tuple(loss for _, ls, _ in kept for loss in ls)
-        steps = []
-        if losses:
-            steps.append(("losses", losses, "np"))
-        for w, _, pool_gems in kept:
-            if pool_gems:
-                steps.append(("pool_gems", w, pool_gems))
+        every: list[Loss] = []
+        steps: list[Op] = []
+        for item in kept:   # (w, its losses, its pool gems)
+            every.extend(item[1])
+        if every:
+            steps.append(("losses", tuple(every), "np"))
+        for item in kept:
+            if item[2]:
+                steps.append(("pool_gems", item[0], item[2]))
         if after:
             steps.append(after)
         g.then_all(steps)
         return
-    w, losses, pool_gems = items[idx]
-    g.emit("np_resolves", seat=w, servant=g.t.names[g.s.servant[w]],
-           targets=sorted({q for q, *_ in losses}))
+    w: int = items[idx][0]
+    targets = loss_targets(items[idx][1])
+    g.emit("np_resolves", seat=w, servant=g.t.names[g.s.servant[w]], targets=targets)
     if g.luck_possible():
         offer_luck(g, ("effects_luck", items, idx, kept, after), source=w,
-                   targets=tuple(sorted({q for q, *_ in losses})))
+                   targets=tuple(targets))
     else:
         g.then(("effects", items, idx + 1, kept + (items[idx],), after))
+
+
+def loss_targets(losses: tuple[Loss, ...]) -> list[int]:
+    """The seats ``losses`` fall on, each once, lowest first: ``sorted({q for q, *_ in
+    losses})`` as a loop (a set, star-unpacking and a sort are generic in the compiled
+    build)."""
+    out: list[int] = []
+    for loss in losses:
+        q = loss[0]
+        i = len(out)
+        while i > 0 and out[i - 1] > q:
+            i -= 1
+        if i == 0 or out[i - 1] != q:
+            out.insert(i, q)
+    return out
 
 
 def offer_luck(g: Game, cont: Op, source: int, targets: tuple[int, ...]) -> None:

@@ -9,12 +9,16 @@ then replacement cards are drawn.
 
 from __future__ import annotations
 
+from typing import Final
+
 from fuyuki.sbb.abilities import Loss
 from fuyuki.sbb.battle import god_hand, luck_used, offer_luck, played_np
-from fuyuki.sbb.cards import NO_CARD, SELF
+from fuyuki.sbb.cards import NO_CARD, SELF, Master, Servant
 from fuyuki.sbb.game import Answers, Game, only
 
 DESTROYS = ("destroy", "sure", "retaliate")
+#: the data keys of a "lost" event (logged compactly: Game.log)
+LOST: Final[tuple[str, ...]] = ("seat", "what", "card", "how", "source", "cause")
 
 
 def step_losses(g: Game, losses: tuple[Loss, ...], cause: str) -> None:
@@ -62,24 +66,30 @@ def step_losses_apply(g: Game, losses: tuple[Loss, ...], cause: str,
                 final.append(instead)
             continue
         final.append(loss)
-    order = {seat: i for i, seat in enumerate(s.order())}
-    final.sort(key=lambda x: (order[x[0]], x[1] != "servant"))
+    by_seat_order(final, s.parent, s.n)
     servant_lost: dict[int, Loss] = {}
     master_lost: dict[int, Loss] = {}
-    for loss in final:
-        (servant_lost if loss[1] == "servant" else master_lost).setdefault(loss[0], loss)
+    for loss in final:   # each seat's first servant loss and first master loss
+        lost = servant_lost if loss[1] == "servant" else master_lost
+        if loss[0] not in lost:
+            lost[loss[0]] = loss
     names = g.t.names
-    for victim, (_, what, how, src) in list(servant_lost.items()) + list(master_lost.items()):
-        card = s.servant[victim] if what == "servant" else s.master[victim]
-        g.emit("lost", seat=victim, what=what, card=names[card], how=how, source=src,
-               cause=cause)
+    for lost in (servant_lost, master_lost):
+        for victim, loss in lost.items():
+            card = s.servant[victim] if loss[1] == "servant" else s.master[victim]
+            g.log(("lost", None, LOST, victim, loss[1], names[card], loss[2], loss[3], cause))
     # gems returned (servant losses only): a master lost in the batch still acts [R-32](a)
     for victim in servant_lost:
         _return_gems(g, victim)
     # the lost cards leave the table: reactions read the table after the batch [R-32](b),
     # with the abilities of the masters who lost a servant, lost or not [R-32](a)
-    masters = {v: g.master_card(v) for v in (*servant_lost, *master_lost)}
-    servants = {v: g.servant_card(v) for v in servant_lost}
+    masters: dict[int, Master] = {}
+    servants: dict[int, Servant] = {}
+    for v in servant_lost:
+        masters[v] = g.master_card(v)
+        servants[v] = g.servant_card(v)
+    for v in master_lost:
+        masters[v] = g.master_card(v)
     for victim in servant_lost:
         s.sdisc.append(s.servant[victim])
         s.servant[victim] = NO_CARD
@@ -120,6 +130,26 @@ def step_losses_apply(g: Game, losses: tuple[Loss, ...], cause: str,
             _replace_master(g, victim, s.master[victim], new)
     for victim, src in retaliations:
         g.then(("retaliate", victim, src))
+
+
+def by_seat_order(losses: list[Loss], parent: int, n: int) -> None:
+    """Sort ``losses`` in place, stably, by victim from the parent to the left, a servant's
+    before a master's: ``sort(key=(seat order, not servant))`` as an insertion sort on one
+    native rank (a batch holds a few losses; a key function is a generic call per loss)."""
+    for j in range(1, len(losses)):
+        loss = losses[j]
+        rank = loss_rank(loss, parent, n)
+        i = j
+        while i > 0 and loss_rank(losses[i - 1], parent, n) > rank:
+            losses[i] = losses[i - 1]
+            i -= 1
+        losses[i] = loss
+
+
+def loss_rank(loss: Loss, parent: int, n: int) -> int:
+    """Where ``loss`` goes in a batch: its victim's place from the parent, then servant
+    (even) before master (odd)."""
+    return (loss[0] - parent) % n * 2 + (0 if loss[1] == "servant" else 1)
 
 
 def _return_gems(g: Game, victim: int) -> None:
