@@ -22,6 +22,9 @@ MISFIRE: Final[tuple[str, ...]] = ("seat", "land")
 BATTLE: Final[tuple[str, ...]] = ("land", "seats")
 TAKE: Final[tuple[str, ...]] = ("seat", "land", "gems")
 TOTALS: Final[tuple[str, ...]] = ("land", "totals", "kinds", "parts")
+CASE1: Final[tuple[str, ...]] = ("land", "losers")
+WIN: Final[tuple[str, ...]] = ("seat", "land")   # case2_win, case3_win
+NP_RESOLVES: Final[tuple[str, ...]] = ("seat", "servant", "targets")
 #: seats as event data keys (str(seat), made once)
 SEAT_KEYS: Final = tuple(str(p) for p in range(16))
 
@@ -157,7 +160,7 @@ def step_battle_fight(g: Game, li: int, parts: tuple[int, ...], offers: Answers)
         kinds[key] = "np" if as_np[p] else "sortie"
     g.log(("totals", None, TOTALS, land_card.id, shown_totals, kinds, terms))
     if nps and sorties:
-        g.emit("case1", land=land_card.id, losers=sorties)
+        g.log(("case1", None, CASE1, land_card.id, sorties))
         if len(nps) == 1:
             w = nps[0]
             if r.tsubame and g.servant_card(w).tsubame:
@@ -184,7 +187,7 @@ def _compare_nps(g: Game, li: int, parts: tuple[int, ...], nps: list[int],
         best = max(totals[p] for p in nps)
         winners = [p for p in nps if totals[p] == best]
     if len(winners) == 1:
-        g.emit("case2_win", seat=winners[0], land=g.t.names[g.s.lands[li]])
+        g.log(("case2_win", None, WIN, winners[0], g.t.names[g.s.lands[li]]))
         _resolve_winners(g, li, parts, winners, single=True)
     else:
         g.emit("case2_tie", seats=winners, land=g.t.names[g.s.lands[li]])
@@ -202,7 +205,7 @@ def _compare_sorties(g: Game, li: int, parts: tuple[int, ...], totals: list[int]
     tied = [p for p in parts if totals[p] == best]
     land = g.t.names[s.lands[li]]
     if len(tied) == 1:
-        g.emit("case3_win", seat=tied[0], land=land)
+        g.log(("case3_win", None, WIN, tied[0], land))
         take_gems(g, li, tied[0])
         _coins(g, parts, tied[0])
         return
@@ -334,7 +337,7 @@ def step_effects(g: Game, items: tuple[Any, ...], idx: int, kept: tuple[Any, ...
         return
     w: int = items[idx][0]
     targets = loss_targets(items[idx][1])
-    g.emit("np_resolves", seat=w, servant=g.t.names[g.s.servant[w]], targets=targets)
+    g.log(("np_resolves", None, NP_RESOLVES, w, g.t.names[g.s.servant[w]], targets))
     if g.luck_possible():
         offer_luck(g, ("effects_luck", items, idx, kept, after), source=w,
                    targets=tuple(targets))

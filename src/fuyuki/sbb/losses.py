@@ -19,6 +19,7 @@ from fuyuki.sbb.game import Answers, Game, only
 DESTROYS = ("destroy", "sure", "retaliate")
 #: the data keys of a "lost" event (logged compactly: Game.log)
 LOST: Final[tuple[str, ...]] = ("seat", "what", "card", "how", "source", "cause")
+NEW_SERVANT: Final[tuple[str, ...]] = ("seat", "card")
 
 
 def step_losses(g: Game, losses: tuple[Loss, ...], cause: str) -> None:
@@ -122,7 +123,7 @@ def step_losses_apply(g: Game, losses: tuple[Loss, ...], cause: str,
     # replacements
     for victim in servant_lost:
         s.servant[victim] = g.draw_card("servant")
-        g.emit("new_servant", to=only(victim), seat=victim, card=names[s.servant[victim]])
+        g.log(("new_servant", only(victim), NEW_SERVANT, victim, names[s.servant[victim]]))
     for victim in master_lost:
         _replace_master(g, victim, g.t.ids[masters[victim].id], fetched.pop(victim, None))
     for victim, new in fetched.items():  # v1.0: 慎二's servant lost, 桜 replaces 慎二
