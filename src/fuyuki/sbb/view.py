@@ -10,9 +10,9 @@ hands in the drafts, its own bid before the reveal, its open decision.
 bot): part of ``view(seat)`` in typed fields, built by :func:`build_seen` straight from the
 state without the view's dicts. :func:`seen_of_view` reads the same fields from a view, and a
 test checks that the two agree on every seat of many games — so a :class:`Seen` holds
-nothing that ``view(seat)`` does not show. ``build_seen`` also gives the hand, the action
-discard and the lands as the game's card ints (the same cards, numbered by its
-:class:`~fuyuki.sbb.cards.CardTable`), so that a bot need not turn the names back into ints.
+nothing that ``view(seat)`` does not show. ``build_seen`` gives its cards as the game's card
+ints (the same cards, numbered by its :class:`~fuyuki.sbb.cards.CardTable`; their names are
+made only if read), so that a bot need not turn the names back into ints.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from fuyuki.sbb.cards import CardTable
+from fuyuki.sbb.state import zeros
 
 if TYPE_CHECKING:
     from fuyuki.sbb.game import Game
@@ -97,53 +98,147 @@ SEEN_FIELDS = (
     "deck_action",                   # view["decks"]["action"]
     "disc_action", "disc_servant",   # view["discards"]["action"], ["servant"]
     "hand", "my_master", "my_servant", "my_dark")   # view["me"]["hand"], ...
-#: the same cards as ints of ``table`` (build_seen; empty from a view): the hand, the action
-#: discard, the lands
-SEEN_INTS = ("table", "hand_ids", "disc_action_ids", "land_ids")
+#: the cards of ``SEEN_FIELDS`` again as ints of ``table`` (0: none — a face-down card, no
+#: bid, or a card the table lacks): the lands, each seat's master, servant and bid, the
+#: action and servant discards, the hand, my master and servant
+SEEN_INTS = ("table", "land_ids", "master_ids", "servant_ids", "bid_ids", "disc_action_ids",
+             "disc_servant_ids", "hand_ids", "my_master_id", "my_servant_id")
+
+
+def _names_of(table: CardTable | None, cards: list[int]) -> list[str]:
+    """The card ids of the ints ``cards`` of ``table`` (a :class:`Seen`'s lazily named
+    cards: a Seen with no table was given its names)."""
+    assert table is not None, "a Seen without a card table holds its names"
+    names = table.names
+    return [names[c] for c in cards]
 
 
 class Seen:
     """What the heuristic bot reads of ``view(seat)``: each field of ``SEEN_FIELDS`` is a key
     of the view (a seat's ``None`` — a face-down card, no bid — is ``""``, an unknown darkness
-    ``False``); those of ``SEEN_INTS`` are ``hand``, ``disc_action`` and ``lands`` again as
-    the card ints of ``table``, the game's :class:`~fuyuki.sbb.cards.CardTable`
-    (:func:`build_seen`; from a view, :func:`seen_of_view`, ``table`` is ``None`` and they are
-    empty). Equality compares ``SEEN_FIELDS``.
+    ``False``); those of ``SEEN_INTS`` are its cards again as the ints of ``table``, a
+    :class:`~fuyuki.sbb.cards.CardTable` (:func:`build_seen`: the game's;
+    :func:`seen_of_view`: the one it is given, if any — without one they are empty, and
+    :func:`seen_in_table` gives the Seen in a table). Equality compares ``SEEN_FIELDS``.
+
+    Built from the game (:func:`build_seen`), a Seen holds the ints only: the names of
+    ``lands``, ``master``, ``servant``, ``bid``, ``disc_action``, ``disc_servant`` and ``hand``
+    are made from them when first read (properties; a bot that reads ints never makes
+    them — seven lists of names built and freed at every decision otherwise).
 
     A plain class, not a dataclass: a dataclass's ``__init__`` is generated at run time and
     is not compiled."""
 
-    __slots__ = SEEN_FIELDS + SEEN_INTS
+    __slots__ = ("seat", "edition", "mode", "land_gems", "gems", "hand_size", "dark",
+                 "deck_action", "my_master", "my_servant", "my_dark") + SEEN_INTS + (
+        "_lands", "_master", "_servant", "_bid", "_disc_action", "_disc_servant", "_hand")
 
-    def __init__(self, seat: int, edition: str, mode: str, lands: list[str],
-                 land_gems: list[int], gems: list[int], hand_size: list[int],
-                 master: list[str], servant: list[str], dark: list[bool], bid: list[str],
-                 deck_action: int, disc_action: list[str], disc_servant: list[str],
-                 hand: list[str], my_master: str, my_servant: str, my_dark: bool,
-                 table: CardTable | None, hand_ids: list[int], disc_action_ids: list[int],
-                 land_ids: list[int]) -> None:
+    def __init__(self, seat: int, edition: str, mode: str, table: CardTable | None,
+                 land_ids: list[int], land_gems: list[int], gems: list[int],
+                 hand_size: list[int], master_ids: list[int], servant_ids: list[int],
+                 dark: list[bool], bid_ids: list[int], deck_action: int,
+                 disc_action_ids: list[int], disc_servant_ids: list[int], hand_ids: list[int],
+                 my_master: str, my_servant: str, my_dark: bool, my_master_id: int,
+                 my_servant_id: int) -> None:
         self.seat = seat
         self.edition = edition
         self.mode = mode
-        self.lands = lands
+        self.table = table
+        self.land_ids = land_ids
         self.land_gems = land_gems
         self.gems = gems
         self.hand_size = hand_size
-        self.master = master
-        self.servant = servant
+        self.master_ids = master_ids
+        self.servant_ids = servant_ids
         self.dark = dark
-        self.bid = bid
+        self.bid_ids = bid_ids
         self.deck_action = deck_action
-        self.disc_action = disc_action
-        self.disc_servant = disc_servant
-        self.hand = hand
+        self.disc_action_ids = disc_action_ids
+        self.disc_servant_ids = disc_servant_ids
+        self.hand_ids = hand_ids
         self.my_master = my_master
         self.my_servant = my_servant
         self.my_dark = my_dark
-        self.table = table
-        self.hand_ids = hand_ids
-        self.disc_action_ids = disc_action_ids
-        self.land_ids = land_ids
+        self.my_master_id = my_master_id
+        self.my_servant_id = my_servant_id
+        # the names, made from the ints when first read (None: not yet)
+        self._lands: list[str] | None = None
+        self._master: list[str] | None = None
+        self._servant: list[str] | None = None
+        self._bid: list[str] | None = None
+        self._disc_action: list[str] | None = None
+        self._disc_servant: list[str] | None = None
+        self._hand: list[str] | None = None
+
+    @property
+    def lands(self) -> list[str]:
+        if self._lands is None:
+            self._lands = _names_of(self.table, self.land_ids)
+        return self._lands
+
+    @lands.setter
+    def lands(self, value: list[str]) -> None:
+        self._lands = value
+
+    @property
+    def master(self) -> list[str]:
+        if self._master is None:
+            self._master = _names_of(self.table, self.master_ids)
+        return self._master
+
+    @master.setter
+    def master(self, value: list[str]) -> None:
+        self._master = value
+
+    @property
+    def servant(self) -> list[str]:
+        if self._servant is None:
+            self._servant = _names_of(self.table, self.servant_ids)
+        return self._servant
+
+    @servant.setter
+    def servant(self, value: list[str]) -> None:
+        self._servant = value
+
+    @property
+    def bid(self) -> list[str]:
+        if self._bid is None:
+            self._bid = _names_of(self.table, self.bid_ids)
+        return self._bid
+
+    @bid.setter
+    def bid(self, value: list[str]) -> None:
+        self._bid = value
+
+    @property
+    def disc_action(self) -> list[str]:
+        if self._disc_action is None:
+            self._disc_action = _names_of(self.table, self.disc_action_ids)
+        return self._disc_action
+
+    @disc_action.setter
+    def disc_action(self, value: list[str]) -> None:
+        self._disc_action = value
+
+    @property
+    def disc_servant(self) -> list[str]:
+        if self._disc_servant is None:
+            self._disc_servant = _names_of(self.table, self.disc_servant_ids)
+        return self._disc_servant
+
+    @disc_servant.setter
+    def disc_servant(self, value: list[str]) -> None:
+        self._disc_servant = value
+
+    @property
+    def hand(self) -> list[str]:
+        if self._hand is None:
+            self._hand = _names_of(self.table, self.hand_ids)
+        return self._hand
+
+    @hand.setter
+    def hand(self, value: list[str]) -> None:
+        self._hand = value
 
     def as_dict(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in SEEN_FIELDS}
@@ -157,40 +252,78 @@ class Seen:
         return f"Seen({self.as_dict()!r})"
 
 
-def seen_of_view(view: dict[str, Any]) -> Seen:
+def _ids_of(table: CardTable | None, cards: list[str]) -> list[int]:
+    """The ints of ``table`` of the card ids ``cards`` (0 for a card it lacks; none without
+    a table)."""
+    if table is None:
+        return []
+    ids = table.ids
+    return [ids.get(card, 0) for card in cards]
+
+
+def _named_seen(seat: int, edition: str, mode: str, table: CardTable | None,
+                lands: list[str], land_gems: list[int], gems: list[int], hand_size: list[int],
+                master: list[str], servant: list[str], dark: list[bool], bid: list[str],
+                deck_action: int, disc_action: list[str], disc_servant: list[str],
+                hand: list[str], my_master: str, my_servant: str, my_dark: bool) -> Seen:
+    """A :class:`Seen` of the given names, their ints those of ``table`` (empty without
+    one)."""
+    ids = table.ids if table is not None else {}
+    seen = Seen(seat, edition, mode, table, _ids_of(table, lands), land_gems, gems, hand_size,
+                _ids_of(table, master), _ids_of(table, servant), dark, _ids_of(table, bid),
+                deck_action, _ids_of(table, disc_action), _ids_of(table, disc_servant),
+                _ids_of(table, hand), my_master, my_servant, my_dark,
+                ids.get(my_master, 0), ids.get(my_servant, 0))
+    seen.lands, seen.master, seen.servant, seen.bid = lands, master, servant, bid
+    seen.disc_action, seen.disc_servant, seen.hand = disc_action, disc_servant, hand
+    return seen
+
+
+def seen_of_view(view: dict[str, Any], table: CardTable | None = None) -> Seen:
     """The :class:`Seen` of a view (``view["me"]`` needs only its hand, master, servant and
-    darkness: the hard bot's belief rates a seat's bids from such a partial view)."""
+    darkness: the hard bot's belief rates a seat's bids from such a partial view), its
+    cards also as the ints of ``table`` if one is given."""
     seats = view["seats"]
     me = view["me"]
-    return Seen(
-        view["seat"], view["edition"], view["mode"],
+    return _named_seen(
+        view["seat"], view["edition"], view["mode"], table,
         [land["id"] for land in view["lands"]], [land["gems"] for land in view["lands"]],
         [p["gems"] for p in seats], [p["hand_size"] for p in seats],
         [p["master"] or "" for p in seats], [p["servant"] or "" for p in seats],
         [bool(p["dark"]) for p in seats], [p["bid"] or "" for p in seats],
         view["decks"]["action"], list(view["discards"]["action"]),
         list(view["discards"]["servant"]),
-        list(me["hand"]), me["master"] or "", me["servant"] or "", bool(me["dark"]),
-        None, [], [], [])
+        list(me["hand"]), me["master"] or "", me["servant"] or "", bool(me["dark"]))
+
+
+def seen_in_table(seen: Seen, table: CardTable) -> Seen:
+    """``seen`` with its cards as the ints of ``table`` (itself if they are already: a Seen
+    of another table, or of none, is read again by its names)."""
+    if seen.table is table:
+        return seen
+    return _named_seen(
+        seen.seat, seen.edition, seen.mode, table, seen.lands, seen.land_gems, seen.gems,
+        seen.hand_size, seen.master, seen.servant, seen.dark, seen.bid, seen.deck_action,
+        seen.disc_action, seen.disc_servant, seen.hand, seen.my_master, seen.my_servant,
+        seen.my_dark)
 
 
 def build_seen(g: "Game", seat: int) -> Seen:
-    """``seen_of_view(build_view(g, seat))`` without building the view, with the ints of the
-    hand, the action discard and the lands."""
-    s, names = g.s, g.t.names
+    """``seen_of_view(build_view(g, seat), g.t)`` without building the view (and the names
+    of its cards made only when read)."""
+    s = g.s
     revealed = bids_revealed(s.phase)
     n = s.n
-    m_up, s_up = s.m_up, s.s_up
-    hand = sorted(s.hand[seat])
+    m_up, s_up, dark = s.m_up, s.s_up, s.dark
+    master, servant = s.master, s.servant
+    names = g.t.names
     return Seen(
-        seat, g.rules.edition, g.rules.mode,
-        [names[land] for land in s.lands], s.gems_on.copy(), s.gems.copy(),
-        [len(h) for h in s.hand],
-        [names[s.master[i]] if m_up[i] else "" for i in range(n)],
-        [names[s.servant[i]] if s_up[i] else "" for i in range(n)],
-        [bool(s.dark[i]) and m_up[i] for i in range(n)],
-        [names[s.bids[i]] if revealed else "" for i in range(n)],
-        len(s.adeck), [names[c] for c in s.adisc], [names[c] for c in s.sdisc],
-        [names[c] for c in hand], names[s.master[seat]],
-        names[s.servant[seat]], bool(s.dark[seat]),
-        g.t, hand, s.adisc.copy(), s.lands.copy())
+        seat, g.rules.edition, g.rules.mode, g.t,
+        s.lands.copy(), s.gems_on.copy(), s.gems.copy(), [len(h) for h in s.hand],
+        [master[i] if m_up[i] else 0 for i in range(n)],
+        [servant[i] if s_up[i] else 0 for i in range(n)],
+        [bool(dark[i]) and m_up[i] for i in range(n)],
+        s.bids.copy() if revealed else zeros(n),
+        len(s.adeck), s.adisc.copy(), s.sdisc.copy(), sorted(s.hand[seat]),
+        names[master[seat]], names[servant[seat]], bool(dark[seat]),
+        master[seat], servant[seat])

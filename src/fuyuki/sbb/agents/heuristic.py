@@ -18,16 +18,18 @@ they were tuned with ``benchmarks/bot_paired.py`` against random and earlier heu
 
 Speed: this module is compiled with the engine (``fuyuki._build.COMPILED``) and typed for it.
 It reads a view through :class:`~fuyuki.sbb.view.Seen` (typed fields of the view; in
-``Game.play_bots`` the engine builds it without building the view's dicts: ``reads_seen``; there
-it also holds the hand, the discard and the lands as the game's card ints, read when the
-game's card table is the bot's own). A bid's rating reads it once (:class:`BidTable`: what
-does not change with the lands' gems; the unseen cards as copies left by card int,
-:class:`Unseen`), so the parent's extra gem rates its bids on each land from one reading; the
-card facts come from the card set's :class:`~fuyuki.sbb.cards.CardTable` and
-:class:`CardFacts`, built once per card set. The arithmetic is the same, operation for
-operation (or, for the chances, sums of 1s and halves, exact in any order):
-``tests/sbb/test_bot_choices.py`` checks that the bot makes the choices and gives the bid
-scores, bit for bit, that it did before.
+``Game.play_bots`` the engine builds it without building the view's dicts: ``reads_seen``).
+The rating reads its cards as ints of the bot's card table (the game's ints when the game's
+table is the bot's own; a view's or another table's names are numbered once,
+:func:`~fuyuki.sbb.view.seen_in_table`; a name the card set lacks reads as no card), so its
+look-ups are list indexings, not dict look-ups by name. A bid's rating reads it once
+(:class:`BidTable`: what does not change with the lands' gems; the unseen cards as copies
+left by card int, :class:`Unseen`), so the parent's extra gem rates its bids on each land
+from one reading; the card facts come from the card set's
+:class:`~fuyuki.sbb.cards.CardTable` and :class:`CardFacts`, built once per card set. The
+arithmetic is the same, operation for operation (or, for the chances, sums of 1s and halves,
+exact in any order): ``tests/sbb/test_bot_choices.py`` checks that the bot makes the choices
+and gives the bid scores, bit for bit, that it did before.
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ from fuyuki.core.protocol import Decision
 from fuyuki.sbb.cards import (ACTION, COLOURS, N_COLOURS, Action, CardSet, CardTable, Servant,
                                card_table, card_value, parse_action)
 from fuyuki.sbb.state import falses, zeros
-from fuyuki.sbb.view import Seen, seen_of_view
+from fuyuki.sbb.view import Seen, seen_in_table, seen_of_view
 
 # 綺礼 before 臓硯: against three random bots the heuristic took 0.599 with 綺礼, 0.566 with 臓硯
 # (40,000 games from seed 1200000, each the best master left in its pack). 葛木 (蛇) right after
@@ -88,8 +90,9 @@ class CardFacts:
     (the index in ``COLOURS``), its action cards (:attr:`CardTable.actions`), its sortie cards
     and its 宝具 cards (each card once); by card int, the copies of each action card and its
     place in :attr:`Unseen.n_left`; how many sortie and 宝具 cards a colour has (also as
-    ``n_left`` of every colour); how many servants there are and their total power. Built
-    once per card table (:func:`card_facts`)."""
+    ``n_left`` of every colour); how many servants there are and their total power; by a
+    master's int, the power its darkness adds and the gems that win its seat the game.
+    Built once per card table (:func:`card_facts`)."""
 
     def __init__(self, cs: CardSet, t: CardTable) -> None:
         self.actions_of: list[list[int]] = [t.actions.get(ci, []) for ci in range(N_COLOURS)]
@@ -109,6 +112,11 @@ class CardFacts:
         self.full = [self.n_all_sorties, self.n_all_nps] * N_COLOURS
         self.n_servants = len(cs.servants)
         self.servant_power = sum([sv.power for sv in cs.servants.values()])
+        self.dark_power = [int(m.params.get("power", 0)) if m is not None else 0
+                           for m in t.masters]
+        # (final edition; イリヤ's 聖杯の器: 10)
+        self.victory = [int(m.params.get("victory", 12))
+                        if m is not None and m.ability == "vessel" else 12 for m in t.masters]
 
 
 def card_facts(cs: CardSet, t: CardTable) -> CardFacts:
@@ -189,7 +197,10 @@ class HeuristicBot:
         if kind == "draft_servant":
             return self._draft_servant(decision)
         assert view is not None, f"a {kind} decision needs the view"
-        seen = view if isinstance(view, Seen) else seen_of_view(view)
+        t = self._t()
+        seen = view if isinstance(view, Seen) else seen_of_view(view, t)
+        if seen.table is not t:   # (the ints of another card table, or none)
+            seen = seen_in_table(seen, t)
         if kind == "bid":
             return self._bid(seen, decision)
         if kind == "place_gem":
@@ -243,7 +254,7 @@ class HeuristicBot:
     def _place_gem(self, seen: Seen, d: Decision) -> Any:
         """The extra gem goes where my best bid would then be worth the most (the rivals
         are drawn toward the gems: a gem may also lure them away from my best land)."""
-        if not seen.hand:
+        if not seen.hand_ids:
             return d.options[0]
         values = self.place_scores(seen, d.options)
         best, best_score = d.options[0], -math.inf
@@ -258,23 +269,25 @@ class HeuristicBot:
         """What the extra gem on each land of ``options`` is worth to this seat: its best
         bid's score with the gem there (the hand must not be empty); :mod:`.belief` reads
         them as the parent's likelihoods."""
-        table = self.bid_table(seen)
         cards = self._t()
+        seen = seen_in_table(seen, cards)
+        table = self.bid_table(seen)
         cols = table.land_colours
         # (:meth:`_scores` of the hand on each land, read card by card)
-        hand = [cards.ids.get(card, 0) for card in seen.hand]
+        hand = seen.hand_ids
         # an event card's score does not depend on the gems; an action card's depends on the
         # gems of its land and in all: the same on most lands (memo: by card, those gems)
-        fixed = [0.0 if cards.kind[c] == ACTION else self._event_score(seen, card, table.lead)
-                 for c, card in zip(hand, seen.hand)]
+        fixed = [0.0 if cards.kind[c] == ACTION else self._event_score(seen, c, table.lead)
+                 for c in hand]
         memo: dict[int, float] = {}
         n_cards = len(cards.names)
         values: dict[str, float] = {}
         base = _gems_of(cols, seen.land_gems)
         for land_id in options:
             gems = base.copy()   # (the lands' colours differ: the card set says so)
-            for k, land in enumerate(seen.lands):
-                if land == land_id:
+            land_c = cards.ids.get(land_id, -1)
+            for k, land in enumerate(seen.land_ids):
+                if land == land_c:
                     gems[cols[k]] += 1
             total_gems, n_actions, unseen = self._gem_totals(table, gems)
             best = -math.inf
@@ -309,19 +322,24 @@ class HeuristicBot:
             power += int(m.params.get("power", 0)) if m else 0
         return power
 
+    def _power_of_card(self, servant: int, master: int, dark: bool, unknown: int = 0) -> int:
+        """:meth:`_power_of` by the cards' ints (of :meth:`_t`)."""
+        sv = self._t().servants[servant]
+        power = sv.power if sv is not None else unknown
+        if dark:
+            power += self._f().dark_power[master]
+        return power
+
     def _unseen_power(self, seen: Seen) -> float:
         """The mean power of the servants this seat cannot see: neither its own, nor face
         up, nor discarded."""
-        servants = self.cards.servants
-        seen_ids: list[str] = []   # each servant of the card set seen ("": face down)
+        servants = self._t().servants
+        seen_ids: list[int] = []   # each servant of the card set seen (0: face down)
         f = self._f()
         total = f.servant_power   # (ints: the sum is the same in any order)
-        total -= _servants_in(servants, seen.servant, seen_ids)
-        total -= _servants_in(servants, seen.disc_servant, seen_ids)
-        sv = servants.get(seen.my_servant)
-        if sv is not None and seen.my_servant not in seen_ids:
-            seen_ids.append(seen.my_servant)
-            total -= sv.power
+        total -= _servants_in(servants, seen.servant_ids, seen_ids)
+        total -= _servants_in(servants, seen.disc_servant_ids, seen_ids)
+        total -= _servants_in(servants, [seen.my_servant_id], seen_ids)
         count = f.n_servants - len(seen_ids)
         return total / count if count else 2.0
 
@@ -329,9 +347,10 @@ class HeuristicBot:
         """The other seats that will bid (cards in hand), each with its servant's power as
         this seat knows it (face up: exact; face down: ``unseen``, the mean of the unseen)."""
         rivals: list[float] = []
-        for i, servant in enumerate(seen.servant):
+        for i, servant in enumerate(seen.servant_ids):
             if i != seen.seat and seen.hand_size[i] > 0:
-                rivals.append(float(self._power_of(servant, seen.master[i], seen.dark[i]))
+                rivals.append(float(self._power_of_card(servant, seen.master_ids[i],
+                                                        seen.dark[i]))
                               if servant else unseen)
         return rivals
 
@@ -355,7 +374,7 @@ class HeuristicBot:
         from the view: every card of the lands' colours less my hand and the action discard.
         Returns the sortie values and the 宝具 values left per colour, and how many unseen
         cards there are in all (events included: the deck and the others' hands)."""
-        seen = seen_of_view(view)
+        seen = seen_of_view(view, self._t())
         u = self._unseen_actions(seen, self._land_colours(seen))
         t = self._t()
         f = self._f()
@@ -374,7 +393,6 @@ class HeuristicBot:
 
     def _unseen_actions(self, seen: Seen, land_colours: list[int]) -> Unseen:
         """:meth:`unseen_actions` of ``seen`` (``land_colours``: its lands' colours)."""
-        t = self._t()
         f = self._f()
         unseen = seen.deck_action
         for i, size in enumerate(seen.hand_size):
@@ -382,10 +400,9 @@ class HeuristicBot:
                 unseen += size
         # every card of the lands' colours, less those of the discard and my hand (a card
         # is taken while copies of it are left: the order does not matter)
-        mine = seen.table is t   # the game's ints are this card set's
-        self._less_discard(seen.disc_action_ids if mine else _ids_of(t.ids, seen.disc_action))
+        self._less_discard(seen.disc_action_ids)
         u = Unseen(self._disc_left.copy(), self._disc_n_left.copy(), falses(N_COLOURS), unseen)
-        _take(seen.hand_ids if mine else _ids_of(t.ids, seen.hand), u.left, u.n_left, f.slot)
+        _take(seen.hand_ids, u.left, u.n_left, f.slot)
         for ci in land_colours:
             u.has_land[ci] = True
         for ci in range(N_COLOURS):
@@ -406,14 +423,17 @@ class HeuristicBot:
 
     def bid_table(self, seen: Seen) -> BidTable:
         """What rating a bid reads from ``seen``, apart from the lands' gems."""
+        t = self._t()
+        seen = seen_in_table(seen, t)
         seat, gems = seen.seat, seen.gems
         other = gems[1 if seat == 0 else 0]   # the most gems of another seat (max())
         for i, g in enumerate(gems):
             if i != seat and g > other:
                 other = g
         lead = gems[seat] - other
-        power = self._power_of(seen.my_servant, seen.my_master, seen.my_dark, unknown=1)
-        sv = self.cards.servants.get(seen.my_servant)
+        power = self._power_of_card(seen.my_servant_id, seen.my_master_id, seen.my_dark,
+                                    unknown=1)
+        sv = t.servants[seen.my_servant_id]
         unseen_power = self._unseen_power(seen)
         rivals = self._rivals(seen, unseen_power)
         target = self._victory_target(seen)
@@ -426,9 +446,7 @@ class HeuristicBot:
     def _land_colours(self, seen: Seen) -> list[int]:
         """The colour (its index in ``COLOURS``) of each land of ``seen``."""
         t = self._t()
-        if seen.table is t:   # the game's ints are this card set's
-            return [t.colour[c] for c in seen.land_ids]
-        return [t.colour[t.ids[land]] for land in seen.lands]
+        return [t.colour[c] for c in seen_in_table(seen, t).land_ids]
 
     def _colour_gems(self, seen: Seen) -> list[int]:
         """The gems on each colour's land (by the colour's index; 0 for no land)."""
@@ -440,7 +458,7 @@ class HeuristicBot:
 
         A rival's bid is one of the cards this seat cannot see (counted from the view), its
         land drawn toward the gems by ``GEM_PULL``."""
-        seen = seen_of_view(view)
+        seen = seen_of_view(view, self._t())
         table = self.bid_table(seen)
         return self._scores(table, _gems_of(table.land_colours, seen.land_gems), options)
 
@@ -460,7 +478,7 @@ class HeuristicBot:
         cards = self._t()
         c = cards.ids.get(card, 0)
         if cards.kind[c] != ACTION:
-            return self._event_score(t.seen, card, t.lead)
+            return self._event_score(t.seen, c, t.lead)
         return self._action_score(t, c, gems[cards.colour[c]], total_gems, n_actions, unseen)
 
     def _gem_totals(self, t: BidTable, gems: list[int]) -> tuple[int, int, int]:
@@ -556,8 +574,7 @@ class HeuristicBot:
         聖杯の器: 10); infinite when no gem count wins."""
         if seen.edition != "final" or seen.mode == "big_battle":
             return math.inf
-        m = self.cards.masters.get(seen.my_master)
-        return int(m.params.get("victory", 12)) if m and m.ability == "vessel" else 12
+        return self._f().victory[seen.my_master_id]
 
     def _np_effect_worth(self, seen: Seen, sv: Servant | None) -> float:
         """What resolving my 宝具 is worth beyond the gems: nothing against a visible
@@ -567,12 +584,12 @@ class HeuristicBot:
             return 0.0
         eff = sv.effect
         hurt = bool(eff.pool_gems)
-        servants = self.cards.servants
+        servants = self._t().servants
         plain = eff.destroy == ("servant",) and not eff.sure_hit   # a plain destruction
-        for i, servant in enumerate(seen.servant):
+        for i, servant in enumerate(seen.servant_ids):
             if i == seen.seat:
                 continue
-            rsv = servants.get(servant)
+            rsv = servants[servant]
             if rsv is None:
                 hurt = True
                 continue
@@ -582,9 +599,9 @@ class HeuristicBot:
                 hurt = True
         return EFFECT if hurt else 0.0
 
-    def _event_score(self, seen: Seen, card: str, lead: int) -> float:
-        ev = self.cards.events.get(card)
-        kind = ev.kind if ev else ""
+    def _event_score(self, seen: Seen, c: int, lead: int) -> float:
+        """The score of the event card ``c`` (its int; any other card: as 強運) as my bid."""
+        kind = self._t().event[c]
         if kind == "grail":
             # the game ends at this round's end, most gems winning, and this card is my bid:
             # play it when no rival can catch up this round, a lead of the richest land's gems
@@ -744,22 +761,23 @@ def _gems_of(land_colours: list[int], land_gems: list[int]) -> list[int]:
     return gems
 
 
-def _servants_in(servants: dict[str, Servant], cards: list[str], found: list[str]) -> int:
-    """Add to ``found`` each card of ``cards`` that is a servant of ``servants`` and not
-    found yet; return those servants' total power."""
+def _servants_in(servants: list[Servant | None], cards: list[int], found: list[int]) -> int:
+    """Add to ``found`` each card of ``cards`` (card ints) that is a servant (``servants``:
+    :attr:`CardTable.servants`) and not found yet; return those servants' total power. (An
+    explicit loop over ``found``, not ``in``: a generic contains on a list of ints.)"""
     power = 0
-    for card in cards:
-        if card:   # ("": face down)
-            sv = servants.get(card)
-            if sv is not None and card not in found:
-                found.append(card)
+    for c in cards:
+        sv = servants[c]
+        if sv is not None:
+            new = True
+            for other in found:
+                if other == c:
+                    new = False
+                    break
+            if new:
+                found.append(c)
                 power += sv.power
     return power
-
-
-def _ids_of(ids: dict[str, int], cards: list[str]) -> list[int]:
-    """The int of each card of ``cards`` (-1: a card the card set lacks)."""
-    return [ids.get(card, -1) for card in cards]
 
 
 def _take(cards: list[int], left: list[int], n_left: list[int], slot: list[int]) -> None:
