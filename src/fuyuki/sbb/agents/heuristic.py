@@ -90,9 +90,11 @@ class CardFacts:
     (the index in ``COLOURS``), its action cards (:attr:`CardTable.actions`), its sortie cards
     and its 宝具 cards (each card once); by card int, the copies of each action card and its
     place in :attr:`Unseen.n_left`; how many sortie and 宝具 cards a colour has (also as
-    ``n_left`` of every colour); how many servants there are and their total power; by a
-    master's int, the power its darkness adds and the gems that win its seat the game.
-    Built once per card table (:func:`card_facts`)."""
+    ``n_left`` of every colour); how many servants there are and their total power, and by
+    a servant's int a bit of its own (0 for other cards; ``servant_powers``: the power of
+    each bit's servant, lowest bit first); by a master's int, the power its darkness adds
+    and the gems that win its seat the game. Built once per card table
+    (:func:`card_facts`)."""
 
     def __init__(self, cs: CardSet, t: CardTable) -> None:
         self.actions_of: list[list[int]] = [t.actions.get(ci, []) for ci in range(N_COLOURS)]
@@ -112,6 +114,12 @@ class CardFacts:
         self.full = [self.n_all_sorties, self.n_all_nps] * N_COLOURS
         self.n_servants = len(cs.servants)
         self.servant_power = sum([sv.power for sv in cs.servants.values()])
+        self.servant_bit = [0] * len(t.names)
+        self.servant_powers: list[int] = []
+        for c, servant in enumerate(t.servants):
+            if servant is not None:
+                self.servant_bit[c] = 1 << len(self.servant_powers)
+                self.servant_powers.append(servant.power)
         self.dark_power = [int(m.params.get("power", 0)) if m is not None else 0
                            for m in t.masters]
         # (final edition; イリヤ's 聖杯の器: 10)
@@ -333,14 +341,25 @@ class HeuristicBot:
     def _unseen_power(self, seen: Seen) -> float:
         """The mean power of the servants this seat cannot see: neither its own, nor face
         up, nor discarded."""
-        servants = self._t().servants
-        seen_ids: list[int] = []   # each servant of the card set seen (0: face down)
         f = self._f()
+        # the servants seen, each once: a set of bits (CardFacts.servant_bit), no list of
+        # them searched for each
+        bit = f.servant_bit
+        seen_bits = bit[seen.my_servant_id]
+        for c in seen.servant_ids:   # (0: face down, no bit)
+            seen_bits |= bit[c]
+        for c in seen.disc_servant_ids:
+            seen_bits |= bit[c]
         total = f.servant_power   # (ints: the sum is the same in any order)
-        total -= _servants_in(servants, seen.servant_ids, seen_ids)
-        total -= _servants_in(servants, seen.disc_servant_ids, seen_ids)
-        total -= _servants_in(servants, [seen.my_servant_id], seen_ids)
-        count = f.n_servants - len(seen_ids)
+        count = f.n_servants
+        powers = f.servant_powers
+        k = 0
+        while seen_bits:
+            if seen_bits & 1:
+                total -= powers[k]
+                count -= 1
+            seen_bits >>= 1
+            k += 1
         return total / count if count else 2.0
 
     def _rivals(self, seen: Seen, unseen: float) -> list[float]:
@@ -759,25 +778,6 @@ def _gems_of(land_colours: list[int], land_gems: list[int]) -> list[int]:
     for k, ci in enumerate(land_colours):
         gems[ci] = land_gems[k]
     return gems
-
-
-def _servants_in(servants: list[Servant | None], cards: list[int], found: list[int]) -> int:
-    """Add to ``found`` each card of ``cards`` (card ints) that is a servant (``servants``:
-    :attr:`CardTable.servants`) and not found yet; return those servants' total power. (An
-    explicit loop over ``found``, not ``in``: a generic contains on a list of ints.)"""
-    power = 0
-    for c in cards:
-        sv = servants[c]
-        if sv is not None:
-            new = True
-            for other in found:
-                if other == c:
-                    new = False
-                    break
-            if new:
-                found.append(c)
-                power += sv.power
-    return power
 
 
 def _take(cards: list[int], left: list[int], n_left: list[int], slot: list[int]) -> None:
