@@ -75,7 +75,10 @@ class Unseen:
     are left; how many sorties and 宝具 that leaves of the lands' colours (``has_land``, by
     the colour's index in ``COLOURS``), ``n_left[2 * colour]`` and ``n_left[2 * colour + 1]``
     (0 for a colour without a land); and how many cards are unseen in all (events included:
-    the deck and the others' hands)."""
+    the deck and the others' hands); and what the rating reads of them whatever the gems
+    (:meth:`HeuristicBot._gem_totals`): ``n_actions``, the unseen action cards of the lands'
+    colours, and ``pool``, the cards a rival may bid from (the unseen cards, at least those,
+    at least 1)."""
 
     def __init__(self, left: list[int], n_left: list[int], has_land: list[bool],
                  count: int) -> None:
@@ -83,6 +86,8 @@ class Unseen:
         self.n_left = n_left
         self.has_land = has_land
         self.count = count
+        self.n_actions = 0
+        self.pool = 1
 
 
 class CardFacts:
@@ -281,16 +286,12 @@ class HeuristicBot:
         seen = seen_in_table(seen, cards)
         table = self.bid_table(seen)
         cols = table.land_colours
-        # (:meth:`_scores` of the hand on each land, read card by card)
-        hand = seen.hand_ids
-        # an event card's score does not depend on the gems; an action card's depends on the
-        # gems of its land and in all: the same on most lands (memo: by card, those gems)
-        fixed = [0.0 if cards.kind[c] == ACTION else self._event_score(seen, c, table.lead)
-                 for c in hand]
-        memo: dict[int, float] = {}
-        n_cards = len(cards.names)
-        values: dict[str, float] = {}
+        # each option's gems on each colour's land and in all
         base = _gems_of(cols, seen.land_gems)
+        opt_gems: list[list[int]] = []
+        opt_total: list[int] = []
+        best: list[float] = []   # each option's max() of the hand's scores
+        n_actions = unseen = 0
         for land_id in options:
             gems = base.copy()   # (the lands' colours differ: the card set says so)
             land_c = cards.ids.get(land_id, -1)
@@ -298,24 +299,45 @@ class HeuristicBot:
                 if land == land_c:
                     gems[cols[k]] += 1
             total_gems, n_actions, unseen = self._gem_totals(table, gems)
-            best = -math.inf
-            first = True
-            for k, c in enumerate(hand):   # max() of the hand's scores
-                score = fixed[k]
-                if cards.kind[c] == ACTION:
-                    g = gems[cards.colour[c]]
-                    # (an int key, cheaper to make and hash than a tuple: the card, and its
-                    # gems and the total paired one to one by Cantor's pairing)
-                    pair = (g + total_gems) * (g + total_gems + 1) // 2 + total_gems
-                    key = c + n_cards * pair
-                    got = memo.get(key)
-                    if got is None:
-                        got = self._action_score(table, c, g, total_gems, n_actions, unseen)
-                        memo[key] = got
-                    score = got
-                if first or score > best:
-                    best, first = score, False
-            values[land_id] = best
+            opt_gems.append(gems)
+            opt_total.append(total_gems)
+            best.append(-math.inf)
+        # (:meth:`_scores` of the hand on each land, card by card: an event card's score
+        # does not depend on the gems; an action card's depends on the gems of its land and
+        # in all, the same on most lands — each pair of them rated once, found in the short
+        # lists ``done_*`` rather than a dict)
+        n = len(opt_total)
+        first = True
+        for c in seen.hand_ids:
+            if cards.kind[c] != ACTION:
+                score = self._event_score(seen, c, table.lead)
+                for o in range(n):
+                    if first or score > best[o]:
+                        best[o] = score
+            else:
+                ci = cards.colour[c]
+                done_g: list[int] = []
+                done_total: list[int] = []
+                done_score: list[float] = []
+                for o in range(n):
+                    g = opt_gems[o][ci]
+                    total_gems = opt_total[o]
+                    j = 0
+                    while j < len(done_g) and not (done_g[j] == g
+                                                   and done_total[j] == total_gems):
+                        j += 1
+                    if j == len(done_g):
+                        done_g.append(g)
+                        done_total.append(total_gems)
+                        done_score.append(self._action_score(table, c, g, total_gems,
+                                                             n_actions, unseen))
+                    score = done_score[j]
+                    if first or score > best[o]:
+                        best[o] = score
+            first = False
+        values: dict[str, float] = {}
+        for o, land_id in enumerate(options):
+            values[land_id] = best[o]
         return values
 
     # ------------------------------------------------------------ the bid
@@ -424,9 +446,20 @@ class HeuristicBot:
         _take(seen.hand_ids, u.left, u.n_left, f.slot)
         for ci in land_colours:
             u.has_land[ci] = True
+        # (counted once per reading, not once per gem count rated)
+        n_left = u.n_left
+        n_actions = 0
         for ci in range(N_COLOURS):
-            if not u.has_land[ci]:
-                u.n_left[2 * ci] = u.n_left[2 * ci + 1] = 0
+            if u.has_land[ci]:
+                n_actions += n_left[2 * ci] + n_left[2 * ci + 1]
+            else:
+                n_left[2 * ci] = n_left[2 * ci + 1] = 0
+        pool = u.count   # max(u.count, n_actions, 1)
+        if n_actions > pool:
+            pool = n_actions
+        if pool < 1:
+            pool = 1
+        u.n_actions, u.pool = n_actions, pool
         return u
 
     def _less_discard(self, disc: list[int]) -> None:
@@ -504,22 +537,15 @@ class HeuristicBot:
         """With ``gems`` on each colour's land: the gems on the lands in all (1 if none), the
         unseen action cards of the lands' colours, and the cards a rival may bid from (the
         unseen cards, at least those, at least 1)."""
-        u = t.lands
-        n_left, has_land = u.n_left, u.has_land
+        u = t.lands   # (the last two do not depend on the gems: counted by _unseen_actions)
+        has_land = u.has_land
         total_gems = 0
-        n_actions = 0
         for ci in range(N_COLOURS):
             if has_land[ci]:
                 total_gems += gems[ci]
-                n_actions += n_left[2 * ci] + n_left[2 * ci + 1]
         if total_gems == 0:
             total_gems = 1
-        unseen = u.count   # max(u.count, n_actions, 1)
-        if n_actions > unseen:
-            unseen = n_actions
-        if unseen < 1:
-            unseen = 1
-        return total_gems, n_actions, unseen
+        return total_gems, u.n_actions, u.pool
 
     def _action_score(self, t: BidTable, c: int, g: int, total_gems: int, n_actions: int,
                       unseen: int) -> float:
