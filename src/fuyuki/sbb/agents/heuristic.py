@@ -82,6 +82,8 @@ class Unseen:
 
     def __init__(self, left: list[int], n_left: list[int], has_land: list[bool],
                  count: int) -> None:
+        # (read by the HeuristicBot that made it, valid until its next reading: the bot's
+        # own list, :meth:`HeuristicBot._unseen_actions`)
         self.left = left
         self.n_left = n_left
         self.has_land = has_land
@@ -178,6 +180,9 @@ class HeuristicBot:
         self._disc: list[int] = []
         self._disc_left: list[int] = []
         self._disc_n_left: list[int] = []
+        # the hand's cards taken off ``_disc_left`` itself at the last reading (the Unseen's
+        # ``left`` until the next one: :meth:`_unseen_actions`)
+        self._held: list[int] = []
 
     @property
     def cards(self) -> CardSet:
@@ -442,8 +447,10 @@ class HeuristicBot:
         # every card of the lands' colours, less those of the discard and my hand (a card
         # is taken while copies of it are left: the order does not matter)
         self._less_discard(seen.disc_action_ids)
-        u = Unseen(self._disc_left.copy(), self._disc_n_left.copy(), falses(N_COLOURS), unseen)
-        _take(seen.hand_ids, u.left, u.n_left, f.slot)
+        # (the hand taken off ``_disc_left`` itself, and put back at the next reading: no
+        # copy of a list of every card made and freed at each reading)
+        u = Unseen(self._disc_left, self._disc_n_left.copy(), falses(N_COLOURS), unseen)
+        self._held = _take_held(seen.hand_ids, u.left, u.n_left, f.slot)
         for ci in land_colours:
             u.has_land[ci] = True
         # (counted once per reading, not once per gem count rated)
@@ -465,8 +472,13 @@ class HeuristicBot:
     def _less_discard(self, disc: list[int]) -> None:
         """Make ``_disc_left`` and ``_disc_n_left`` every card less the action discard
         ``disc`` (card ints). The discard only grows until it is shuffled into the deck: the
-        cards it had at the last reading were taken then, only the new ones are taken now."""
+        cards it had at the last reading were taken then, only the new ones are taken now
+        (the hand taken at the last reading is put back first)."""
         f = self._f()
+        left = self._disc_left
+        for c in self._held:
+            left[c] = left[c] + 1   # (not +=: a generic in-place add when compiled)
+        self._held = []
         n = len(self._disc)
         if not self._disc_left or n > len(disc) or disc[:n] != self._disc:   # (first, reshuffled)
             self._disc_left, self._disc_n_left, n = f.copies.copy(), f.full.copy(), 0
@@ -804,6 +816,22 @@ def _gems_of(land_colours: list[int], land_gems: list[int]) -> list[int]:
     for k, ci in enumerate(land_colours):
         gems[ci] = land_gems[k]
     return gems
+
+
+def _take_held(cards: list[int], left: list[int], n_left: list[int], slot: list[int]
+               ) -> list[int]:
+    """:func:`_take` ``cards``, returning those taken (each time one was: to be put back
+    into ``left``)."""
+    held: list[int] = []
+    for c in cards:
+        if c >= 0:
+            k = left[c]
+            if k > 0:
+                left[c] = k - 1
+                s = slot[c]
+                n_left[s] = n_left[s] - 1
+                held.append(c)
+    return held
 
 
 def _take(cards: list[int], left: list[int], n_left: list[int], slot: list[int]) -> None:
