@@ -183,6 +183,9 @@ class HeuristicBot:
         # the hand's cards taken off ``_disc_left`` itself at the last reading (the Unseen's
         # ``left`` until the next one: :meth:`_unseen_actions`)
         self._held: list[int] = []
+        # the lands (card ints) last read and their colours (:meth:`_land_colours`)
+        self._lands_read: list[int] = []
+        self._land_cols: list[int] = []
 
     @property
     def cards(self) -> CardSet:
@@ -510,7 +513,13 @@ class HeuristicBot:
     def _land_colours(self, seen: Seen) -> list[int]:
         """The colour (its index in ``COLOURS``) of each land of ``seen``."""
         t = self._t()
-        return [t.colour[c] for c in seen_in_table(seen, t).land_ids]
+        lands = seen_in_table(seen, t).land_ids
+        # (the lands rarely change: the last reading's colours again when they have not — a
+        # list compare, cheaper than a new list; the list is never changed by its readers)
+        if lands != self._lands_read:
+            self._lands_read = lands.copy()
+            self._land_cols = [t.colour[c] for c in lands]
+        return self._land_cols
 
     def _colour_gems(self, seen: Seen) -> list[int]:
         """The gems on each colour's land (by the colour's index; 0 for no land)."""
@@ -642,7 +651,10 @@ class HeuristicBot:
         eff = sv.effect
         hurt = bool(eff.pool_gems)
         servants = self._t().servants
-        plain = eff.destroy == ("servant",) and not eff.sure_hit   # a plain destruction
+        # a plain destruction: destroy == ("servant",), compared item by item (a tuple made
+        # and compared generically otherwise)
+        destroy = eff.destroy
+        plain = len(destroy) == 1 and destroy[0] == "servant" and not eff.sure_hit
         for i, servant in enumerate(seen.servant_ids):
             if i == seen.seat:
                 continue
@@ -650,7 +662,7 @@ class HeuristicBot:
             if rsv is None:
                 hurt = True
                 continue
-            if eff.destroy and rsv.retaliate:
+            if destroy and rsv.retaliate:
                 return 0.0
             if not (plain and rsv.indestructible):
                 hurt = True
