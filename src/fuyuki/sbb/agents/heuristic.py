@@ -171,7 +171,8 @@ class HeuristicBot:
     blind_kinds: ClassVar[frozenset[str]] = frozenset({"draft_master", "draft_servant"})
 
     def __init__(self, seed: int = 0, cards: CardSet | None = None) -> None:
-        self.rng = random.Random(seed)
+        self._rng = random.Random(seed)
+        self._random = self._rng.random
         self._cards = cards
         self._table: CardTable | None = None
         self._facts: CardFacts | None = None
@@ -186,6 +187,18 @@ class HeuristicBot:
         # the lands (card ints) last read and their colours (:meth:`_land_colours`)
         self._lands_read: list[int] = []
         self._land_cols: list[int] = []
+
+    @property
+    def rng(self) -> random.Random:
+        """The bot's random numbers (the noise on its bids and its extra gem; the hard bot's
+        search and the learned policy set their own)."""
+        return self._rng
+
+    @rng.setter
+    def rng(self, rng: random.Random) -> None:
+        # (its ``random`` bound once: looked up by name, it is a new bound method each time)
+        self._rng = rng
+        self._random = rng.random
 
     @property
     def cards(self) -> CardSet:
@@ -279,7 +292,7 @@ class HeuristicBot:
             return d.options[0]
         values = self.place_scores(seen, d.options)
         best, best_score = d.options[0], -math.inf
-        rand = self.rng.random
+        rand = self._random
         for land_id in d.options:
             score = values[land_id] + rand() * 0.01
             if score > best_score:
@@ -409,7 +422,7 @@ class HeuristicBot:
         total_gems, n_actions, unseen = self._gem_totals(table, gems)
         best: Any = None
         best_key = 0.0
-        rand = self.rng.random   # (looked up once: a method call by name costs more)
+        rand = self._random
         # max() of :meth:`_scores` (the engine's options are distinct cards), no dict of them
         for c in d.options:   # the first of the best
             key = self._score(table, c, gems, total_gems, n_actions, unseen) + rand() * 0.05
