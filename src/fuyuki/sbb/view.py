@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from fuyuki.sbb.cards import CardTable
-from fuyuki.sbb.state import zeros
+from fuyuki.sbb.state import falses, zeros
 
 if TYPE_CHECKING:
     from fuyuki.sbb.game import Game
@@ -308,22 +308,48 @@ def seen_in_table(seen: Seen, table: CardTable) -> Seen:
         seen.my_dark)
 
 
+def _sorted_hand(cards: list[int]) -> list[int]:
+    """``sorted(cards)`` for the few cards of a hand: an insertion sort of a copy, compiled to
+    native compares (``sorted`` sets up a general sort of boxed objects for them)."""
+    out = cards.copy()
+    for i in range(1, len(out)):
+        c = out[i]
+        j = i
+        while j > 0 and out[j - 1] > c:
+            out[j] = out[j - 1]
+            j -= 1
+        out[j] = c
+    return out
+
+
+def _face_up(cards: list[int], up: list[bool]) -> list[int]:
+    """Each card of ``cards`` where ``up`` says it is face up, else 0 (a copy with the
+    face-down ones cleared: no list grown item by item)."""
+    out = cards.copy()
+    for i in range(len(out)):
+        if not up[i]:
+            out[i] = 0
+    return out
+
+
 def build_seen(g: "Game", seat: int) -> Seen:
     """``seen_of_view(build_view(g, seat), g.t)`` without building the view (and the names
     of its cards made only when read)."""
     s = g.s
     revealed = bids_revealed(s.phase)
     n = s.n
-    m_up, s_up, dark = s.m_up, s.s_up, s.dark
+    m_up, dark = s.m_up, s.dark
     master, servant = s.master, s.servant
     names = g.t.names
+    dark_up = falses(n)   # (a master's darkness shows when it is face up)
+    for i in range(n):
+        if dark[i] and m_up[i]:
+            dark_up[i] = True
     return Seen(
         seat, g.rules.edition, g.rules.mode, g.t,
         s.lands.copy(), s.gems_on.copy(), s.gems.copy(), [len(h) for h in s.hand],
-        [master[i] if m_up[i] else 0 for i in range(n)],
-        [servant[i] if s_up[i] else 0 for i in range(n)],
-        [bool(dark[i]) and m_up[i] for i in range(n)],
+        _face_up(master, m_up), _face_up(servant, s.s_up), dark_up,
         s.bids.copy() if revealed else zeros(n),
-        len(s.adeck), s.adisc.copy(), s.sdisc.copy(), sorted(s.hand[seat]),
+        len(s.adeck), s.adisc.copy(), s.sdisc.copy(), _sorted_hand(s.hand[seat]),
         names[master[seat]], names[servant[seat]], bool(dark[seat]),
         master[seat], servant[seat])
