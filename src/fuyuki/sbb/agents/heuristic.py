@@ -318,7 +318,8 @@ class HeuristicBot:
             land_c = cards.ids.get(land_id, -1)
             for k, land in enumerate(seen.land_ids):
                 if land == land_c:
-                    gems[cols[k]] += 1
+                    ci = cols[k]
+                    gems[ci] = gems[ci] + 1   # (not +=: a generic in-place add when compiled)
             total_gems, n_actions, unseen = self._gem_totals(table, gems)
             opt_gems.append(gems)
             opt_total.append(total_gems)
@@ -496,9 +497,10 @@ class HeuristicBot:
             left[c] = left[c] + 1   # (not +=: a generic in-place add when compiled)
         self._held = []
         n = len(self._disc)
-        if not self._disc_left or n > len(disc) or disc[:n] != self._disc:   # (first, reshuffled)
+        # (first, reshuffled; the lists compared and the new cards read in place, no slices)
+        if not self._disc_left or not _starts_with(disc, self._disc):
             self._disc_left, self._disc_n_left, n = f.copies.copy(), f.full.copy(), 0
-        _take(disc[n:], self._disc_left, self._disc_n_left, f.slot)
+        _take(disc, self._disc_left, self._disc_n_left, f.slot, n)
         self._disc = disc
 
     def bid_table(self, seen: Seen) -> BidTable:
@@ -859,11 +861,24 @@ def _take_held(cards: list[int], left: list[int], n_left: list[int], slot: list[
     return held
 
 
-def _take(cards: list[int], left: list[int], n_left: list[int], slot: list[int]) -> None:
-    """Take each card of ``cards`` (card ints; -1: none) off the unseen cards (``left`` and
-    ``n_left`` of :class:`Unseen`; ``slot``: :attr:`CardFacts.slot`), if any of its copies
-    are left there."""
-    for c in cards:
+def _starts_with(cards: list[int], prefix: list[int]) -> bool:
+    """Whether ``cards`` begins with ``prefix`` (``cards[:len(prefix)] == prefix`` without
+    the slice, compared as native ints)."""
+    if len(prefix) > len(cards):
+        return False
+    for i in range(len(prefix)):
+        if cards[i] != prefix[i]:
+            return False
+    return True
+
+
+def _take(cards: list[int], left: list[int], n_left: list[int], slot: list[int],
+          start: int = 0) -> None:
+    """Take each card of ``cards`` from index ``start`` (card ints; -1: none) off the unseen
+    cards (``left`` and ``n_left`` of :class:`Unseen`; ``slot``: :attr:`CardFacts.slot`), if
+    any of its copies are left there."""
+    for i in range(start, len(cards)):
+        c = cards[i]
         if c >= 0:
             k = left[c]
             if k > 0:
