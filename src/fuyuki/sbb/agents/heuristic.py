@@ -41,8 +41,8 @@ from typing import Any, ClassVar, Final
 from mypy_extensions import mypyc_attr
 
 from fuyuki.core.protocol import Decision
-from fuyuki.sbb.cards import (ACTION, COLOURS, N_COLOURS, Action, CardSet, CardTable, Servant,
-                               card_table, card_value, parse_action)
+from fuyuki.sbb.cards import (ACTION, COLOURS, N_COLOURS, CardSet, CardTable, Servant,
+                               card_table, card_value)
 from fuyuki.sbb.state import falses, zeros
 from fuyuki.sbb.view import Seen, seen_in_table, seen_of_view
 
@@ -363,19 +363,9 @@ class HeuristicBot:
         return values
 
     # ------------------------------------------------------------ the bid
-    def _power_of(self, servant: str, master: str, dark: bool, unknown: int = 0) -> int:
-        """The power of the servant ``servant`` (``unknown`` if none), with the dark master's
-        bonus."""
-        cards = self.cards
-        sv = cards.servants.get(servant)
-        power = sv.power if sv else unknown
-        if dark:
-            m = cards.masters.get(master)
-            power += int(m.params.get("power", 0)) if m else 0
-        return power
-
     def _power_of_card(self, servant: int, master: int, dark: bool, unknown: int = 0) -> int:
-        """:meth:`_power_of` by the cards' ints (of :meth:`_t`)."""
+        """The power of the servant ``servant`` (its int of :meth:`_t`; ``unknown`` if none),
+        with the dark master's bonus (``master``: its int)."""
         sv = self._t().servants[servant]
         power = sv.power if sv is not None else unknown
         if dark:
@@ -741,41 +731,42 @@ class HeuristicBot:
         蛇's bonus, フラガラック, a tie's split) and rated like a bid — the gems I take (and
         ``REACH`` when they meet my victory condition), my 宝具's effect when it fires, the
         loss of my servant to a 宝具 that beats mine — less ``JEWEL`` and ``KEEP`` for the
-        card. Equal ratings keep the pass, then the smallest card."""
+        card. Equal ratings keep the pass, then the smallest card. (The bids, servants and
+        masters read as card ints: :attr:`CardTable.kind`, ``colour``, ``np``, ``value``.)"""
         seat = seen.seat
-        my_bid = seen.bid[seat]
-        a = parse_action(my_bid) if my_bid else None
-        if a is None:
-            return "pass"
-        parts: list[tuple[int, Action]] = []
-        for i, bid in enumerate(seen.bid):
-            b = parse_action(bid) if bid else None
-            if b and b.colour == a.colour:
-                parts.append((i, b))
         t = self._t()
+        bids = seen.bid_ids
+        my_bid = bids[seat]
+        if t.kind[my_bid] != ACTION:   # (no bid, or an event)
+            return "pass"
+        colour, np = t.colour[my_bid], t.np[my_bid]
+        parts: list[int] = []   # the seats whose revealed action card is of my bid's colour
+        for i, bid in enumerate(bids):
+            if t.kind[bid] == ACTION and t.colour[bid] == colour:
+                parts.append(i)
         g = 0
-        for land, lg in zip(seen.lands, seen.land_gems):
-            if COLOURS[t.colour[t.ids[land]]] == a.colour:
-                g = lg
-        sv = self.cards.servants.get(seen.my_servant)
-        power = self._power_of(seen.my_servant, seen.my_master, seen.my_dark, unknown=1)
+        for k, land in enumerate(seen.land_ids):
+            if t.colour[land] == colour:
+                g = seen.land_gems[k]
+        sv = t.servants[seen.my_servant_id]
+        power = self._power_of_card(seen.my_servant_id, seen.my_master_id, seen.my_dark,
+                                    unknown=1)
         effect = self._np_effect_worth(seen, sv)
         loss = self._loss_cost(seen, power, self._unseen_power(seen))
         target = self._victory_target(seen)
         best: Any = "pass"
-        best_value = self._jewel_value(seen, parts, g, 0, a.kind == "np", effect, loss,
-                                       target)
+        best_value = self._jewel_value(seen, parts, g, 0, np, effect, loss, target)
         for c in sorted([c for c in d.options if c != "pass"], key=card_value):
             v = card_value(c)
-            value = (self._jewel_value(seen, parts, g, v, a.kind == "np", effect, loss, target)
+            value = (self._jewel_value(seen, parts, g, v, np, effect, loss, target)
                      - JEWEL - KEEP * v)
             if value > best_value + 1e-9:
                 best, best_value = c, value
         return best
 
-    def _jewel_value(self, seen: Seen, parts: list[tuple[int, Action]], g: int, bonus: int,
-                     np: bool, effect: float, loss: float, target: float) -> float:
-        """What my battle of ``parts`` (each seat with its revealed bid) on a land of ``g``
+    def _jewel_value(self, seen: Seen, parts: list[int], g: int, bonus: int, np: bool,
+                     effect: float, loss: float, target: float) -> float:
+        """What my battle of ``parts`` (the seats with their revealed bids) on a land of ``g``
         gems is worth to me with ``bonus`` added to my total."""
         winners, fired = self._battle_outcome(seen, parts, bonus)
         seat = seen.seat
@@ -790,36 +781,40 @@ class HeuristicBot:
             value += effect
         return value
 
-    def _battle_outcome(self, seen: Seen, parts: list[tuple[int, Action]], bonus: int
+    def _battle_outcome(self, seen: Seen, parts: list[int], bonus: int
                         ) -> tuple[list[int], bool]:
-        """The seats that win the battle of ``parts`` (several: a tie — 出撃 split the gems,
-        宝具 all fire and take none) and whether 宝具 decide it; ``bonus`` is added to my
-        total (宝石魔術). The powers are the revealed ones (a battle shows its servants)."""
-        cards = self.cards
+        """The seats that win the battle of ``parts`` (the seats with their revealed bids;
+        several: a tie — 出撃 split the gems, 宝具 all fire and take none) and whether 宝具
+        decide it; ``bonus`` is added to my total (宝石魔術). The powers are the revealed ones
+        (a battle shows its servants)."""
+        t = self._t()
         seat = seen.seat
+        bids = seen.bid_ids
         n_np = 0
-        for _, b in parts:
-            if b.kind == "np":
+        for i in parts:
+            if t.np[bids[i]]:
                 n_np += 1
         nps: list[int] = []
         totals: list[int] = []
-        for i, b in parts:
+        for i in parts:
             mine = i == seat
-            servant = seen.my_servant if mine else seen.servant[i]
-            master = seen.my_master if mine else seen.master[i]
-            sv = cards.servants.get(servant)
+            servant = seen.my_servant_id if mine else seen.servant_ids[i]
+            master = seen.my_master_id if mine else seen.master_ids[i]
+            sv = t.servants[servant]
+            b = bids[i]
             # アサシン's 宝具 card fights as 出撃 when another 宝具 card is in the battle
-            if b.kind == "np" and not (n_np > 1 and sv is not None and sv.np_as_sortie_vs_np):
+            if t.np[b] and not (n_np > 1 and sv is not None and sv.np_as_sortie_vs_np):
                 nps.append(i)
-            totals.append(self._power_of(servant, master, seen.my_dark if mine else seen.dark[i],
-                                         unknown=1 if mine else 2)
-                          + b.value + (bonus if mine else 0))
+            totals.append(self._power_of_card(servant, master,
+                                              seen.my_dark if mine else seen.dark[i],
+                                              unknown=1 if mine else 2)
+                          + t.value[b] + (bonus if mine else 0))
         all_sortie = not nps
         fragarach: list[int] = []
-        for k, (i, _) in enumerate(parts):
-            m = cards.masters.get(seen.my_master if i == seat else seen.master[i])
+        for k, i in enumerate(parts):
+            m = t.masters[seen.my_master_id if i == seat else seen.master_ids[i]]
             if m is not None:
-                totals[k] += m.hooks.total_bonus(all_sortie)     # 蛇
+                totals[k] = totals[k] + m.hooks.total_bonus(all_sortie)     # 蛇
                 if i in nps and m.hooks.wins_np_compare:
                     fragarach.append(i)
         if len(nps) == 1:
@@ -827,11 +822,11 @@ class HeuristicBot:
         if fragarach:
             return fragarach, True
         best = -1
-        for k, (i, _) in enumerate(parts):
+        for k, i in enumerate(parts):
             if (all_sortie or i in nps) and totals[k] > best:
                 best = totals[k]
         winners: list[int] = []
-        for k, (i, _) in enumerate(parts):
+        for k, i in enumerate(parts):
             if (all_sortie or i in nps) and totals[k] == best:
                 winners.append(i)
         return winners, not all_sortie
