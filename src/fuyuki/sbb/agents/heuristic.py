@@ -52,15 +52,17 @@ from fuyuki.sbb.view import Seen, seen_in_table, seen_of_view
 # 凛, before イリヤ: +0.005 against three random bots (paired, 20,000 games from seeds 600000
 # and 1000000 each; 葛木 at 5 before), +0.019 against three heuristic bots (8,000 games); 葛木
 # first, before 凛, gained only +0.002, and 葛木 between イリヤ and 綺礼 the same as after 凛
-MASTER_PREF = {"rin": 9.5, "kuzuki": 9.2, "illya": 9, "kirei": 8.5, "zouken": 8, "sakura": 6,
-               "bazett": 6, "taiga": 4, "shinji": 3, "shirou": 3}
-SERVANT_PREF = {"gilgamesh": 10, "saber": 9, "berserker": 8, "lancer": 7, "rider": 7,
-                "caster": 6, "archer": 4, "true_assassin": 4, "assassin": 3, "avenger": 2}
+# (Final, the three tables: compiled code reads them as constants, not from the module's dict)
+MASTER_PREF: Final = {"rin": 9.5, "kuzuki": 9.2, "illya": 9, "kirei": 8.5, "zouken": 8,
+                      "sakura": 6, "bazett": 6, "taiga": 4, "shinji": 3, "shirou": 3}
+SERVANT_PREF: Final = {"gilgamesh": 10, "saber": 9, "berserker": 8, "lancer": 7, "rider": 7,
+                       "caster": 6, "archer": 4, "true_assassin": 4, "assassin": 3, "avenger": 2}
 # the servant draft's order: バーサーカー and ライダー before セイバー (against three random bots the
 # heuristic took 0.594 with バーサーカー, 0.593 with ライダー and 0.578 with セイバー, 20,000 games);
 # SERVANT_PREF still rates a servant in play (とりかえっこプリーズ, 身代わり, the hard bot's model)
-DRAFT_SERVANT_PREF = {"gilgamesh": 10, "berserker": 9, "rider": 8.5, "saber": 8, "lancer": 7,
-                      "caster": 6, "archer": 4, "true_assassin": 4, "assassin": 3, "avenger": 2}
+DRAFT_SERVANT_PREF: Final = {"gilgamesh": 10, "berserker": 9, "rider": 8.5, "saber": 8,
+                             "lancer": 7, "caster": 6, "archer": 4, "true_assassin": 4,
+                             "assassin": 3, "avenger": 2}
 # (Final: compiled code reads them as constants, not from the module's dict)
 GEM_PULL: Final = 0.5   # how much a rival's choice of land follows the gems (0: a random colour)
 EFFECT: Final = 1.0     # resolving my 宝具 against someone, beyond the gems
@@ -281,8 +283,9 @@ class HeuristicBot:
     def servant_value(self, c: str) -> float:
         """How much this bot wants servant ``c`` in the servant draft (:mod:`.belief` reads
         it as an opponent's draft preference)."""
-        if c in DRAFT_SERVANT_PREF:
-            return DRAFT_SERVANT_PREF[c]
+        pref = DRAFT_SERVANT_PREF.get(c)   # (one look-up, not ``in`` and then another)
+        if pref is not None:
+            return pref
         sv = self.cards.servants.get(c)
         return sv.power * 2 if sv else 0
 
