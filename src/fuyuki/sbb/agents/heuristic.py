@@ -190,6 +190,9 @@ class HeuristicBot:
         # the lands (card ints) last read and their colours (:meth:`_land_colours`)
         self._lands_read: list[int] = []
         self._land_cols: list[int] = []
+        # the colours with a land (Unseen.has_land), and the lands' colours they were made of
+        self._has_land: list[bool] = []
+        self._has_land_of: list[int] | None = None
 
     @property
     def rng(self) -> random.Random:
@@ -460,10 +463,15 @@ class HeuristicBot:
         self._less_discard(seen.disc_action_ids)
         # (the hand taken off ``_disc_left`` itself, and put back at the next reading: no
         # copy of a list of every card made and freed at each reading)
-        u = Unseen(self._disc_left, self._disc_n_left.copy(), falses(N_COLOURS), unseen)
+        # (the colours with a land made again only for other lands' colours: the same list
+        # while the lands are, :meth:`_land_colours`; never changed by its readers)
+        if land_colours is not self._has_land_of:
+            has_land = falses(N_COLOURS)
+            for ci in land_colours:
+                has_land[ci] = True
+            self._has_land, self._has_land_of = has_land, land_colours
+        u = Unseen(self._disc_left, self._disc_n_left.copy(), self._has_land, unseen)
         self._held = _take_held(seen.hand_ids, u.left, u.n_left, f.slot)
-        for ci in land_colours:
-            u.has_land[ci] = True
         # (counted once per reading, not once per gem count rated)
         n_left = u.n_left
         n_actions = 0
