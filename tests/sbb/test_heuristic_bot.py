@@ -169,3 +169,16 @@ def test_the_master_draft_takes_kuzuki_after_rin_before_illya():
     assert bot.choose(_view(["red-sortie-1"]), Decision("draft_master", pack)) == "kuzuki"
     assert bot.choose(_view(["red-sortie-1"]),
                       Decision("draft_master", pack + ("rin",))) == "rin"
+
+
+def test_the_bots_random_is_random_random_of_its_seed():
+    """HeuristicBot seeds its Random without Random.__init__ (_seeded_random): the same state
+    as random.Random(seed), for ints of any size and sign (the bot's seed is an int)."""
+    import random
+
+    from fuyuki.sbb.agents.heuristic import _seeded_random
+
+    for seed in (0, 1, -7, 2**31 - 1, 2**32, 2**64 + 5, -(10**40)):
+        r = _seeded_random(seed)
+        assert r.getstate() == random.Random(seed).getstate(), seed
+        assert r.gauss(0, 1) == random.Random(seed).gauss(0, 1)

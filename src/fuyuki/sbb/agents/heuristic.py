@@ -41,7 +41,7 @@ from typing import Any, ClassVar, Final
 
 from mypy_extensions import mypyc_attr
 
-from fuyuki.core.protocol import Decision
+from fuyuki.core.protocol import Decision, NativeBot
 from fuyuki.sbb.cards import (ACTION, COLOURS, N_COLOURS, CardSet, CardTable, Servant,
                                card_table, card_value)
 from fuyuki.sbb.state import falses, zeros
@@ -165,7 +165,7 @@ class BidTable:
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)   # the simulator's full-state variant
-class HeuristicBot:
+class HeuristicBot(NativeBot):
     name: ClassVar[str] = "heuristic"
     needs_view: ClassVar[bool] = True
     #: Game.play_bots may give it a Seen instead of the view — or None for a decision it
