@@ -14,7 +14,7 @@ from fuyuki.core.protocol import Decision
 from fuyuki.sbb.abilities import Loss
 from fuyuki.sbb.cards import N_COLOURS
 from fuyuki.sbb.game import Answers, Game
-from fuyuki.sbb.state import Op, falses, zeros
+from fuyuki.sbb.state import Op, falses, insert_unique, zeros
 
 #: the data keys of the most frequent battle events (Game.log)
 UNCONTESTED: Final[tuple[str, ...]] = ("seat", "land", "gems")
@@ -351,12 +351,7 @@ def loss_targets(losses: tuple[Loss, ...]) -> list[int]:
     build)."""
     out: list[int] = []
     for loss in losses:
-        q = loss[0]
-        i = len(out)
-        while i > 0 and out[i - 1] > q:
-            i -= 1
-        if i == 0 or out[i - 1] != q:
-            out.insert(i, q)
+        insert_unique(out, loss[0])
     return out
 
 

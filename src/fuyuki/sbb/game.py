@@ -26,7 +26,7 @@ from fuyuki.core.rng import shuffle, stream
 from fuyuki.sbb.abilities import Ability
 from fuyuki.sbb.cards import NO_CARD, Master, Servant, card_table
 from fuyuki.sbb.rules import Rules
-from fuyuki.sbb.state import Op, State, falses
+from fuyuki.sbb.state import Op, State, falses, insert_unique
 from fuyuki.sbb.view import build_seen, build_view
 
 #: what a step asked, answered: the choice of each asked seat
@@ -441,18 +441,15 @@ class Game:
         won = falses(s.n)
         for i in winners:
             won[i] = True
-        # the others' counts, each once, most first (an insertion into a short list: a set
-        # and a sort cost more in the compiled build, and ``in`` on a list is a generic test)
+        # the others' counts, each once (no set, sort or ``in`` on a list: generic when
+        # compiled), then their places from the most
         rest: list[int] = []
         for i in range(s.n):
             if not won[i]:
-                v, at = key[i], len(rest)
-                while at > 0 and rest[at - 1] < v:
-                    at -= 1
-                if at == 0 or rest[at - 1] != v:
-                    rest.insert(at, v)
+                insert_unique(rest, key[i])
         places = [list(winners)] if winners else []
-        for v in rest:
+        for k in range(len(rest) - 1, -1, -1):
+            v = rest[k]
             places.append([i for i in range(s.n) if not won[i] and key[i] == v])
         return places
 

@@ -9,7 +9,7 @@ from fuyuki.core.protocol import Decision
 from fuyuki.sbb.battle import battle_steps, bid_colours
 from fuyuki.sbb.cards import NO_CARD
 from fuyuki.sbb.game import ROUND_START, Answers, Game, flip, remove_card
-from fuyuki.sbb.state import Op, falses, zeros
+from fuyuki.sbb.state import Op, falses, insert_unique, zeros
 
 #: a round's steps after its events (§4.2 discard, §4.4 draw, §4.5 end): the engine schedules
 #: them at the reveal, and fuyuki.sbb.sampling rebuilds a game in the middle of a round with them
@@ -76,15 +76,10 @@ def step_bids_open(g: Game) -> None:
 
 
 def sorted_unique(cards: list[int]) -> list[int]:
-    """``sorted(set(cards))`` for a hand (a few ints): an insertion sort, native when compiled
-    (a set and a sort cost more than the whole loop)."""
+    """``sorted(set(cards))`` for a hand (a few ints), by :func:`insert_unique`."""
     out: list[int] = []
     for c in cards:
-        i = len(out)
-        while i > 0 and out[i - 1] > c:
-            i -= 1
-        if i == 0 or out[i - 1] != c:
-            out.insert(i, c)
+        insert_unique(out, c)
     return out
 
 

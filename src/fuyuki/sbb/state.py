@@ -175,3 +175,14 @@ def zeros(n: int) -> list[int]:
 def falses(n: int) -> list[bool]:
     """A new list of ``n`` Falses: ``[False] * n``."""
     return _FALSES[n].copy() if n < len(_FALSES) else [False] * n
+
+
+def insert_unique(out: list[int], v: int) -> None:
+    """Put ``v`` in its place in the ascending list ``out`` unless it is there already:
+    ``sorted(set(...))`` built an item at a time (a native loop when compiled; a set and a sort
+    cost more for a few ints)."""
+    i = len(out)
+    while i > 0 and out[i - 1] > v:
+        i -= 1
+    if i == 0 or out[i - 1] != v:
+        out.insert(i, v)

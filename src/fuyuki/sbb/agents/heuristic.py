@@ -471,7 +471,9 @@ class HeuristicBot(NativeBot):
                 has_land[ci] = True
             self._has_land, self._has_land_of = has_land, land_colours
         u = Unseen(self._disc_left, self._disc_n_left.copy(), self._has_land, unseen)
-        self._held = _take_held(seen.hand_ids, u.left, u.n_left, f.slot)
+        held: list[int] = []
+        _take(seen.hand_ids, u.left, u.n_left, f.slot, 0, held)
+        self._held = held
         # (counted once per reading, not once per gem count rated)
         n_left = u.n_left
         n_actions = 0
@@ -863,22 +865,6 @@ def _gems_of(land_colours: list[int], land_gems: list[int]) -> list[int]:
     return gems
 
 
-def _take_held(cards: list[int], left: list[int], n_left: list[int], slot: list[int]
-               ) -> list[int]:
-    """:func:`_take` ``cards``, returning those taken (each time one was: to be put back
-    into ``left``)."""
-    held: list[int] = []
-    for c in cards:
-        if c >= 0:
-            k = left[c]
-            if k > 0:
-                left[c] = k - 1
-                s = slot[c]
-                n_left[s] = n_left[s] - 1
-                held.append(c)
-    return held
-
-
 def _starts_with(cards: list[int], prefix: list[int]) -> bool:
     """Whether ``cards`` begins with ``prefix`` (``cards[:len(prefix)] == prefix`` without
     the slice, compared as native ints)."""
@@ -891,10 +877,11 @@ def _starts_with(cards: list[int], prefix: list[int]) -> bool:
 
 
 def _take(cards: list[int], left: list[int], n_left: list[int], slot: list[int],
-          start: int = 0) -> None:
+          start: int = 0, held: list[int] | None = None) -> None:
     """Take each card of ``cards`` from index ``start`` (card ints; -1: none) off the unseen
     cards (``left`` and ``n_left`` of :class:`Unseen`; ``slot``: :attr:`CardFacts.slot`), if
-    any of its copies are left there."""
+    any of its copies are left there; each card taken is appended to ``held`` if given (to be
+    put back into ``left`` later)."""
     for i in range(start, len(cards)):
         c = cards[i]
         if c >= 0:
@@ -903,6 +890,8 @@ def _take(cards: list[int], left: list[int], n_left: list[int], slot: list[int],
                 left[c] = k - 1
                 s = slot[c]
                 n_left[s] = n_left[s] - 1
+                if held is not None:
+                    held.append(c)
 
 
 def _below(rp: float, cards: list[int], left: list[int], size: int, values: list[int],
