@@ -2,7 +2,9 @@
 
 ``FUYUKI_COMPILE=1 pip install [-e] .`` compiles :data:`COMPILED` with mypyc (see setup.py);
 ``./dev`` does that by default; a plain ``pip install`` compiles nothing and leaves a compiled
-build in place; ``FUYUKI_COMPILE=0 pip install`` removes it (pure Python). This module is never
+build in place; ``FUYUKI_COMPILE=0 pip install`` removes it (pure Python). With gcc the build
+is profile-guided (trained on :mod:`fuyuki._pgo`; ``FUYUKI_PGO=0``: one compilation), which
+the manifest records (:func:`describe`). This module is never
 compiled and uses only the standard library: setup.py reads :data:`COMPILED` from it.
 
 The stale-code trap: an editable install puts the compiled ``.so`` files next to the ``.py``
@@ -121,8 +123,10 @@ def check() -> None:
     stale = sorted(present - set(COMPILED))
     try:
         with open(os.path.join(_PKG_DIR, MANIFEST), encoding="utf-8") as f:
-            built = json.load(f)["modules"]
-    except (OSError, ValueError, KeyError):
+            manifest = json.load(f)
+        built = manifest["modules"]
+        _state["profile_guided"] = manifest.get("profile_guided") is True
+    except (OSError, ValueError, KeyError, AttributeError):
         built = {}
     root = os.path.dirname(_PKG_DIR)
     for name in COMPILED:
@@ -160,5 +164,6 @@ def compiled() -> bool:
 def describe() -> str:
     """One line for benchmark output: which build this process runs."""
     if compiled():
-        return f"mypyc-compiled ({len(COMPILED)} modules)"
+        guided = ", profile-guided" if _state.get("profile_guided") else ""
+        return f"mypyc-compiled ({len(COMPILED)} modules{guided})"
     return f"pure Python ({_state['reason']})"

@@ -129,3 +129,68 @@ def test_plain_install_keeps_a_compiled_build_only_compile_0_removes_it(tmp_path
     assert all(f.exists() for f in built)
     _setup(tmp_path, FUYUKI_COMPILE="0")   # asked for pure Python
     assert not any(f.exists() for f in built)
+
+
+def _train(root: Path, *args: str) -> subprocess.CompletedProcess:
+    e = {k: v for k, v in os.environ.items() if k != "FUYUKI_PURE"}
+    e["PYTHONPATH"] = str(root)
+    return subprocess.run([sys.executable, "-m", "fuyuki._pgo", *args], cwd=root, env=e,
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_profile_training_refuses_a_fuyuki_imported_from_elsewhere(tmp_path):
+    """setup.py trains the instrumented build in a copy of the package: a fuyuki found
+    elsewhere (an editable install's finder) would leave the profile empty."""
+    out = _train(SRC.parent, str(tmp_path))
+    assert out.returncode == 3
+    assert f"not {tmp_path}" in out.stderr
+
+
+def test_profile_training_refuses_a_pure_build(tmp_path):
+    root = _copy(tmp_path)
+    out = _train(root, str(root / "fuyuki"))
+    assert out.returncode == 3
+    assert "compiled build is not the one imported" in out.stderr
+
+
+def test_profile_training_plays_every_edition_and_mode():
+    if not fuyuki.compiled():
+        import pytest
+        pytest.skip("this process runs pure Python: the training refuses it (above)")
+    from fuyuki import _pgo
+    from fuyuki.core.errors import FuyukiError
+    from fuyuki.sbb.rules import load_rules
+
+    plays = 0
+    for edition in ("final", "v1.1", "v1.0"):
+        for mode in (None, "big_battle", "fate", "hf", "hollow", "ubw"):
+            try:
+                load_rules(edition, mode)
+            except FuyukiError:
+                continue
+            plays += _pgo.RANDOM_GAMES
+        plays += _pgo.HEURISTIC_GAMES
+    assert plays > 3 * (_pgo.RANDOM_GAMES + _pgo.HEURISTIC_GAMES)   # some modes too
+    out = _train(SRC.parent, str(SRC))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == f"fuyuki._pgo: {plays + 10 * _pgo.SIM_CHUNKS} training games played"
+
+
+def test_describe_says_whether_the_build_is_profile_guided(tmp_path):
+    if not fuyuki.compiled():
+        import pytest
+        pytest.skip("this process runs pure Python")
+    import json
+
+    shutil.copytree(SRC, tmp_path / "fuyuki", ignore=shutil.ignore_patterns("__pycache__"))
+    for lib in SRC.parent.glob("fuyuki__mypyc*"):
+        shutil.copy(lib, tmp_path)
+    manifest = tmp_path / "fuyuki" / "_compiled.json"
+    for guided, shown in ((True, "18 modules, profile-guided)"), (False, "18 modules)")):
+        data = json.loads(manifest.read_text())
+        data["profile_guided"] = guided
+        manifest.write_text(json.dumps(data))
+        out = _run(tmp_path)
+        assert out.returncode == 0, out.stderr
+        assert out.stdout.split()[:2] == ["False", "True"]
+        assert out.stdout.strip().endswith(shown.replace("18", str(len(fuyuki._build.COMPILED))))
