@@ -18,8 +18,8 @@ from typing import Any, Final, NoReturn
 
 from mypy_extensions import mypyc_attr
 
-from fuyuki.core.errors import IllegalAction
-from fuyuki.core.events import Event
+from fuyuki.core.errors import FuyukiError, IllegalAction
+from fuyuki.core.events import Event, Logged
 from fuyuki.core.protocol import Decision, NativeBot, check_choice
 from fuyuki.core.record import Record
 from fuyuki.core.rng import shuffle, stream
@@ -79,6 +79,9 @@ class Game:
         #: the record's submissions (the list itself: appended to at each submit)
         self.submissions = record.submissions
         self.quiet = quiet
+        #: whether seed + record replay this game (a game begun by :func:`make_game` and its
+        #: clones; not one built from a scenario): :meth:`play_bots` may leave its log unwritten
+        self.replayable = False
         #: stop after each round's end check (phase "paused") until :meth:`resume`
         self.pause_at_round_end = False
         # the parent's extra-gem decision and the lands it was made for (:meth:`gem_decision`)
@@ -142,7 +145,7 @@ class Game:
             s.stack.append(cont + (answers,))
             self._run()
 
-    def play_bots(self, bots: Any, limit: int = 0) -> int:
+    def play_bots(self, bots: Any, limit: int = 0, keep_log: bool = False) -> int:
         """Play the game to its end, each open decision answered by ``bots[seat]`` from that
         seat's own view (built only for a bot whose ``needs_view`` is true); return how many
         decisions were answered. The bots-only fast path of
@@ -151,7 +154,13 @@ class Game:
         ``reads_seen`` is true is given the compact :class:`~fuyuki.sbb.view.Seen` of its
         view instead of the view, or None for a decision with a single option or of a kind in
         its ``blind_kinds``. Past ``limit`` decisions (if > 0) a FuyukiError says the
-        game did not end."""
+        game did not end.
+
+        The event log is not written meanwhile (the record is) when no bot reads a view built
+        from it and the game replays from its record (:attr:`replayable`), unless
+        ``keep_log``: a game that ends is given its log when someone first reads it
+        (:attr:`fuyuki.sbb.state.State.log`, by replaying the record — the same events); one
+        that stops before its end (a bot's illegal answer, ``limit``), at once."""
         s = self.s
         needs = [bool(bots[seat].needs_view) for seat in range(s.n)]
         # (getattr's default costs an exception: asked only of the bots that read a view)
@@ -167,6 +176,29 @@ class Game:
             bot = bots[seat]
             native.append(bot if isinstance(bot, NativeBot) else None)
             choose.append(bot.choose)
+        skip_log = (not keep_log and not self.quiet and self.replayable
+                    and not self.pause_at_round_end and s.unlogged is None
+                    and not any(needs[seat] and not seen[seat] for seat in range(s.n)))
+        if not skip_log:
+            return self._play_bots(needs, seen, blind, native, choose, limit)
+        start = len(self.submissions)
+        self.quiet = True
+        try:
+            return self._play_bots(needs, seen, blind, native, choose, limit)
+        finally:
+            self.quiet = False
+            if len(self.submissions) > start:
+                s.unlogged = (self.record, self.rules, len(self.submissions), fingerprint(s))
+                if not s.over:   # now: the game may go on through submit
+                    try:
+                        s.fill_log()
+                    except FuyukiError:
+                        pass   # a state changed outside submit: every read of the log says so
+
+    def _play_bots(self, needs: list[bool], seen: list[bool], blind: list[Any],
+                   native: list[NativeBot | None], choose: list[Any], limit: int) -> int:
+        """:meth:`play_bots`' loop."""
+        s = self.s
         count = 0
         while not s.over:
             # (the dicts themselves, no list of the items: an answer adds to ``answers`` and
@@ -218,6 +250,7 @@ class Game:
                      self.record.submissions.copy())
         game = Game(self.rules, self.s.clone(), rec, self.quiet)
         game.pause_at_round_end = self.pause_at_round_end
+        game.replayable = self.replayable
         return game
 
     def resume(self) -> None:
@@ -231,7 +264,7 @@ class Game:
         # ``_kind``, not ``kind``: events carry a ``kind=`` datum too, and mypyc (mypy 2.4)
         # drops a keyword argument that shares its name with a positional-only parameter.
         if not self.quiet:
-            self.s.log.append((_kind, to, None, data))
+            self.s._log.append((_kind, to, None, data))
 
     def log(self, event: tuple[Any, ...]) -> None:
         """:meth:`emit` for the most frequent events, given as one tuple ``(kind, to, keys,
@@ -240,7 +273,7 @@ class Game:
         (fuyuki.core.events.Logged) until someone reads the event — the same event to every
         reader."""
         if not self.quiet:
-            self.s.log.append(event)
+            self.s._log.append(event)
 
     def then(self, step: Op) -> None:
         """Run ``step`` next, before anything already scheduled (several: :meth:`then_all`).
@@ -528,7 +561,33 @@ def make_game(players: int, seed: int | None, rules: Rules | None, quiet: bool,
                               "options": list(rules.options)}
     if rng != 1:
         config["rng"] = rng
-    return Game(rules, state, Record("sbb", seed, config), quiet)
+    game = Game(rules, state, Record("sbb", seed, config), quiet)
+    game.replayable = True
+    return game
+
+
+def fingerprint(s: State) -> tuple[Any, ...]:
+    """What a replay of a game's record must reproduce for the log it writes to be this
+    game's (:func:`replayed_log`)."""
+    return (s.round, s.over, s.phase, s.result, s.gems.copy(), s.gems_on.copy(), s.lands.copy(),
+            s.master.copy(), s.servant.copy(), [h.copy() for h in s.hand], s.adisc.copy())
+
+
+def replayed_log(unlogged: tuple[Any, ...]) -> list[Logged]:
+    """The event log of a game that bots played without writing it (``State.unlogged``: its
+    record, rules, submission count and :func:`fingerprint`): the same game replayed from the
+    record, its log kept. A
+    FuyukiError if the replay does not end where the game did (its state was changed other
+    than through ``submit`` while it was kept: the log cannot be known)."""
+    from fuyuki.sbb.setup_overrides import replay
+
+    record, rules, count, then = unlogged
+    g = replay(Record(record.game, record.seed, record.config, record.submissions[:count]), rules)
+    if fingerprint(g.s) != then:
+        raise FuyukiError("this game's event log was not written while bots played it, and its "
+                          "record does not replay to the same game (was its state changed "
+                          "other than through submit?): the log cannot be made")
+    return g.s.log
 
 
 def rng_version(config: dict[str, Any]) -> int:

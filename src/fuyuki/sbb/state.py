@@ -22,11 +22,12 @@ Op = tuple[Any, ...]
 BOTTOM: Final[Op] = ("bottom",)
 
 _LISTS = ("gems_on", "gems", "coins", "master", "servant", "m_up", "s_up", "dark",
-          "mdeck", "mdisc", "sdeck", "sdisc", "adeck", "adisc", "bids", "stack", "log",
+          "mdeck", "mdisc", "sdeck", "sdisc", "adeck", "adisc", "bids", "stack", "_log",
           "_events", "lost_master", "lost_servant", "lands")
 _SCALARS = ("n", "parent", "round", "pool", "grail", "over", "result", "phase", "luck_cards",
             "extra_land")
-_OTHERS = ("hand", "seen", "_rng", "_rng_shared", "asking", "answers", "cont", "orders")
+_OTHERS = ("hand", "seen", "_rng", "_rng_shared", "asking", "answers", "cont", "orders",
+           "unlogged")
 #: every attribute of a State (the compiled class has no ``__slots__`` to read)
 SLOTS: Final = _LISTS + _SCALARS + _OTHERS
 
@@ -70,8 +71,11 @@ class State:
         self.lost_servant = falses(n)
         self.stack: list[Op] = [BOTTOM]   # the rule stack: BOTTOM, then the steps, next last
         #: the event log as the engine writes it (fuyuki.core.events.Logged tuples); read it
-        #: through :attr:`events`
-        self.log: list[Logged] = []
+        #: through :attr:`log` or :attr:`events`
+        self._log: list[Logged] = []
+        #: None, or how to write the log of a game that bots played to its end without it
+        #: (fuyuki.sbb.game.Game.play_bots): made by replaying its record when first read
+        self.unlogged: tuple[Any, ...] | None = None
         self._events: list[Event] = []   # the log's first entries as Event objects
         self.asking: dict[int, Decision] = {}
         self.answers: dict[int, Any] = {}
@@ -98,7 +102,7 @@ class State:
         c.sdeck, c.sdisc = self.sdeck.copy(), self.sdisc.copy()
         c.adeck, c.adisc = self.adeck.copy(), self.adisc.copy()
         c.bids, c.stack = self.bids.copy(), self.stack.copy()
-        c.log, c._events = self.log.copy(), self._events.copy()
+        c._log, c._events, c.unlogged = self.log.copy(), self._events.copy(), None
         c.lost_master, c.lost_servant = self.lost_master.copy(), self.lost_servant.copy()
         c.lands = self.lands.copy()
         c.hand = [h.copy() for h in self.hand]
@@ -125,6 +129,27 @@ class State:
     @rng.setter
     def rng(self, rng: Rng) -> None:
         self._rng, self._rng_shared = rng, False
+
+    @property
+    def log(self) -> list[Logged]:
+        """The event log (append through fuyuki.sbb.game.Game.emit/log). A game that bots
+        played without it (:attr:`unlogged`) gets it here, at the first read, by replaying its
+        record (fuyuki.sbb.game.replayed_log)."""
+        if self.unlogged is not None:
+            self.fill_log()
+        return self._log
+
+    @log.setter
+    def log(self, log: list[Logged]) -> None:
+        self._log, self.unlogged = log, None
+
+    def fill_log(self) -> None:
+        """Write the log of a game played without it (:attr:`unlogged`), if it is not yet."""
+        if self.unlogged is not None:
+            from fuyuki.sbb.game import replayed_log
+
+            self._log = replayed_log(self.unlogged)
+            self.unlogged = None
 
     @property
     def events(self) -> list[Event]:

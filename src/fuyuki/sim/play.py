@@ -69,7 +69,7 @@ def play_game(cfg: SimConfig, index: int, *, bots: tuple[str, ...] | None = None
     # an AttributeError inside for every other bot)
     full = [isinstance(a, FullStateHeuristicBot) for a in agents]
     if not any(full):   # the bots-only fast path: each bot reads its own view or none
-        g.play_bots(agents)
+        g.play_bots(agents, keep_log=True)   # the summary reads the log
         return summarize(g, seat_of, names, index, seed)
     needs = [a.needs_view for a in agents]
     seen = [getattr(a, "reads_seen", False) for a in agents]
