@@ -6,7 +6,7 @@
     FUYUKI_COMPILE=0 pip install -e .   pure Python: removes a compiled build from src/
     FUYUKI_COMPILE=1 pip install -e .   compile fuyuki._build.COMPILED with mypyc (needs a C
                                         compiler and the Python headers; with gcc, profile-
-                                        guided: ~7 min on 2 cores, FUYUKI_PGO=0 ~3.5 min)
+                                        guided: ~5 min on 2 cores, FUYUKI_PGO=0 ~3 min)
 
 The C code is compiled with :data:`CFLAGS` and, with gcc, profile-guided (:class:`BuildExt`):
 compiled once instrumented, trained on ``python -m fuyuki._pgo`` (bot games and the
@@ -54,7 +54,7 @@ sources = [build["source_path"](m, SRC) for m in modules]
 #: each such call goes through the PLT and is never inlined (a library's exported function may
 #: be replaced at load time); -fno-plt calls libpython's functions through the GOT directly;
 #: -fvisibility=hidden exports only the module init functions. −6.3 % instructions a random
-#: game (benchmarks/sbb_instructions.py), about +15 % games a CPU second.
+#: game (benchmarks/sbb_instructions.py), about +15–20 % games a CPU second.
 CFLAGS = ["-fno-semantic-interposition", "-fno-plt", "-fvisibility=hidden"]
 
 mode = os.environ.get("FUYUKI_COMPILE", "keep").strip().lower()

@@ -4,8 +4,8 @@
 ``./dev`` does that by default; a plain ``pip install`` compiles nothing and leaves a compiled
 build in place; ``FUYUKI_COMPILE=0 pip install`` removes it (pure Python). With gcc the build
 is profile-guided (trained on :mod:`fuyuki._pgo`; ``FUYUKI_PGO=0``: one compilation), which
-the manifest records (:func:`describe`). This module is never
-compiled and uses only the standard library: setup.py reads :data:`COMPILED` from it.
+the manifest records (:func:`describe`). This module is never compiled and uses only the
+standard library: setup.py reads :data:`COMPILED` from it.
 
 The stale-code trap: an editable install puts the compiled ``.so`` files next to the ``.py``
 sources, and Python imports an extension module in preference to the source beside it, so an
