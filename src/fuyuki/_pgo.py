@@ -5,8 +5,8 @@
 A profile-guided build (gcc's ``-fprofile-generate`` / ``-fprofile-use``, what CPython's own
 ``--enable-optimizations`` does) compiles the mypyc modules twice: once counting which
 branches and calls run, then again laying the code out and inlining by those counts. The
-counts come from this run, so it plays what the compiled modules are used for — bot games of
-every edition and mode with each number of players it allows, random and heuristic bots, and the
+counts come from this run, so it plays what the compiled modules are used for — bot games
+of every edition and mode at each seat count it allows, random and heuristic bots, and the
 simulator's worker path — and nothing else (no I/O beyond stdout, the standard library and
 fuyuki only: it runs inside pip's build environment). The profile changes only speed: every
 game is the same, move for move, as in any other build.
@@ -21,7 +21,7 @@ import sys
 
 #: games a random-bot round of the training plays per edition and mode
 RANDOM_GAMES = 40
-#: heuristic-bot games per edition (final rules, no mode)
+#: heuristic-bot games per edition (its own rules, no mode)
 HEURISTIC_GAMES = 30
 #: simulator chunks of 10 games, random bots, final rules
 SIM_CHUNKS = 20
