@@ -34,7 +34,8 @@ def main(argv: list[str]) -> int:
     from fuyuki.core.errors import FuyukiError
     from fuyuki.sbb import new_game
     from fuyuki.sbb.agents import make_bot, play_out
-    from fuyuki.sbb.rules import load_rules
+    from fuyuki.sbb.modes import modes
+    from fuyuki.sbb.rules import editions, load_rules
     from fuyuki.sim.config import SimConfig
     from fuyuki.sim.runner import run_jobs
 
@@ -46,8 +47,8 @@ def main(argv: list[str]) -> int:
         print("fuyuki._pgo: the compiled build is not the one imported", file=sys.stderr)
         return 3
     games = 0
-    for edition in ("final", "v1.1", "v1.0"):
-        for mode in (None, "big_battle", "fate", "hf", "hollow", "ubw"):
+    for edition in editions():
+        for mode in (None, *modes()):
             try:
                 rules = load_rules(edition, mode)
             except FuyukiError:   # a mode an edition does not have

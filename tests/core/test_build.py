@@ -159,11 +159,12 @@ def test_profile_training_plays_every_edition_and_mode():
         pytest.skip("this process runs pure Python: the training refuses it (above)")
     from fuyuki import _pgo
     from fuyuki.core.errors import FuyukiError
-    from fuyuki.sbb.rules import load_rules
+    from fuyuki.sbb.modes import modes
+    from fuyuki.sbb.rules import editions, load_rules
 
     plays = 0
-    for edition in ("final", "v1.1", "v1.0"):
-        for mode in (None, "big_battle", "fate", "hf", "hollow", "ubw"):
+    for edition in editions():
+        for mode in (None, *modes()):
             try:
                 load_rules(edition, mode)
             except FuyukiError:
