@@ -14,8 +14,15 @@ the compiled build (``fuyuki.compiled()``), which is what the speed targets are 
 
 - ``--path api``: ``new_game(4, seed)`` + ``agents.play_out`` with ``make_bot`` bots (the
   public API, as ``benchmarks/sbb_speed.py`` part 1);
-- ``--path sim``: the simulator's worker path (``run_jobs``, chunks of 10 games: setup hook,
-  seat rotation, bots, engine, event-log summary).
+- ``--path sim``: the simulator's worker path (``count_jobs``, chunks of 10 games: setup hook,
+  seat rotation, bots, engine, event-log summary, the report's counts);
+- ``--path cli``: the command ``fuyuki simulate --workers 1 --gap-games 0 --json`` with
+  ``--games`` and with twice as many games: the difference over ``--games`` is the command's
+  marginal cost of a game, the quantity ``benchmarks/sbb_speed.py`` part 2 times;
+- ``--path goofspiel``: the anchor of ``benchmarks/sbb_speed.py`` (OpenSpiel goofspiel, 4
+  players, random actions from a Python loop), for a ratio in instructions (the CPU-time
+  ratio is lower: the engine's compiled Python runs fewer instructions a cycle than
+  OpenSpiel's C++).
 
 Needs ``valgrind`` (``apt-get install valgrind``); a game under callgrind runs ~50× slower.
 """
@@ -40,23 +47,35 @@ def play(path: str, bots: str, games: int) -> None:
 
         for i in [*range(10**6, 10**6 + WARM), *range(games)]:
             play_out(new_game(4, i), [make_bot(bots, i * 4 + k) for k in range(4)])
+    elif path == "goofspiel":
+        from sim_throughput import goofspiel   # this directory: the same anchor
+
+        g = goofspiel()
+        for i in range(WARM + games):
+            g(i)
     else:
         from fuyuki.sim.config import SimConfig
-        from fuyuki.sim.runner import run_jobs
+        from fuyuki.sim.runner import count_jobs
 
         cfg = SimConfig(games=0, players=4, bots=(bots,), seed=1)
-        run_jobs(cfg, [("game", None, 10**6 + k) for k in range(10)])   # warm-up
+        count_jobs(cfg, [("game", None, 10**6 + k) for k in range(10)])   # warm-up
         for c in range(games // 10):
-            run_jobs(cfg, [("game", None, c * 10 + k) for k in range(10)])
+            count_jobs(cfg, [("game", None, c * 10 + k) for k in range(10)])
 
 
 def count(path: str, bots: str, games: int) -> int:
-    """Instructions of this program playing ``games`` games (and the warm-up) under valgrind."""
+    """Instructions of this program playing ``games`` games (and the warm-up) under valgrind
+    (``path`` cli: of the command playing ``games`` games)."""
+    if path == "cli":
+        cmd = [sys.executable, "-m", "fuyuki.cli.main", "simulate", "--games", str(games),
+               "--workers", "1", "--bots", bots, "--gap-games", "0", "--seed", "1", "--json",
+               "--no-progress"]
+    else:
+        cmd = [sys.executable, __file__, "--child", "--path", path, "--bots", bots, "--games",
+               str(games)]
     with tempfile.TemporaryDirectory() as tmp:
         out = subprocess.run(
-            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/cg.out",
-             sys.executable, __file__, "--child", "--path", path, "--bots", bots,
-             "--games", str(games)],
+            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/cg.out", *cmd],
             capture_output=True, text=True, check=True,
             env={**os.environ, "PYTHONHASHSEED": os.environ.get("PYTHONHASHSEED", "0")})
     m = re.search(r"Collected : (\d+)", out.stderr)
@@ -69,7 +88,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=300)
     ap.add_argument("--bots", default="random", help="random or heuristic")
-    ap.add_argument("--path", choices=("api", "sim"), default="api")
+    ap.add_argument("--path", choices=("api", "sim", "cli", "goofspiel"), default="api")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.child:
@@ -82,9 +101,12 @@ def main() -> None:
     from fuyuki._build import describe
 
     print(f"build: {describe()}")
-    base = count(a.path, a.bots, 0)
-    full = count(a.path, a.bots, a.games)
-    print(f"{a.path} {a.bots}: {(full - base) / a.games:,.0f} instructions per 4-player game "
+    if a.path == "cli":   # the command's marginal cost: N more games than a run of N
+        base, full = count(a.path, a.bots, a.games), count(a.path, a.bots, 2 * a.games)
+    else:
+        base, full = count(a.path, a.bots, 0), count(a.path, a.bots, a.games)
+    what = "" if a.path == "goofspiel" else f" {a.bots}"
+    print(f"{a.path}{what}: {(full - base) / a.games:,.0f} instructions per 4-player game "
           f"({a.games} games)")
 
 

@@ -12,11 +12,17 @@ heuristic bots >= 0.3x, ``fuyuki simulate`` with 2 workers >= 1.8x one worker in
      random actions from a Python loop (``open-spiel``, extra ``rl``);
    - api random / api heuristic: ``new_game(4, seed)`` + ``agents.play_out`` with
      ``make_bot`` bots — the public API;
-   - sim random: the simulator's worker path (``run_jobs``, one worker, chunks of 10 games:
-     setup hook, seat rotation, bots, engine, event-log summary).
-2. **``fuyuki simulate --workers 1``, marginal rate**: the command run twice (N and 2N games,
-   random bots, no hidden-identity games), the extra N games over the extra time (CPU of the
-   command and its workers, and wall clock): start-up and report writing cancel out.
+   - sim random: the simulator's worker path (``count_jobs``, one worker, chunks of 10 games:
+     setup hook, seat rotation, bots, engine, event-log summary, the report's counts).
+2. **``fuyuki simulate --workers 1``, marginal rate**: the command run with N and with 2N games
+   (random bots, no hidden-identity games, the report printed as JSON): the extra N games over
+   the extra time (CPU of the command and its workers, and wall clock), so start-up and the
+   report cancel out. (Not ``--out``: the HTML report's plots take 2–3 s that depend on the
+   data — more rows are flagged with more games — and swamped the difference.) This shared
+   machine's speed drifts by up to ±20 % over a minute, so each run's time is taken in
+   goofspiel units — its seconds times goofspiel's rate measured just before and just after
+   it — and the ratio is N over the difference of the two runs in those units (a drift that
+   slows a whole run cancels); printed for each of ``--cli-pairs`` pairs, and their median.
 3. **2 workers against 1**, in CPU terms: ``simulate`` in this process with N games; the rate
    is games / the busiest process's CPU time (the parent's own CPU, or each worker's share of
    the workers' CPU) — what the run would take with a core per process, whatever else the
@@ -28,9 +34,9 @@ from __future__ import annotations
 import argparse
 import os
 import resource
+import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from typing import Callable
 
@@ -38,7 +44,7 @@ from fuyuki._build import describe
 from fuyuki.sbb import new_game
 from fuyuki.sbb.agents import make_bot, play_out
 from fuyuki.sim.config import SimConfig
-from fuyuki.sim.runner import run_jobs, simulate
+from fuyuki.sim.runner import count_jobs, simulate
 from sim_throughput import goofspiel   # the same anchor as benchmarks/sim_throughput.py
 
 
@@ -82,7 +88,7 @@ CHUNK = 10
 
 def sim_games(bots: str) -> Callable[[int], None]:
     cfg = SimConfig(games=0, players=4, bots=(bots,), seed=1)
-    return lambda i: run_jobs(cfg, [("game", None, i + k) for k in range(CHUNK)]) and None
+    return lambda i: count_jobs(cfg, [("game", None, i + k) for k in range(CHUNK)]) and None
 
 
 def children_cpu() -> float:
@@ -90,15 +96,26 @@ def children_cpu() -> float:
     return r.ru_utime + r.ru_stime
 
 
+def anchored(games: int, goof: Workload) -> tuple[float, float]:
+    """One command run's CPU and wall time in goofspiel games: its seconds times goofspiel's
+    CPU (wall) rate, measured in a 1-second slice before and after it."""
+    def rates() -> tuple[float, float]:
+        w = Workload("goofspiel", goof.play)
+        w.slice(1.0)
+        return w.cpu_rate, w.wall_rate
+
+    (c0, w0), (cpu, wall), (c1, w1) = rates(), cli_run(games), rates()
+    return cpu * (c0 + c1) / 2, wall * (w0 + w1) / 2
+
+
 def cli_run(games: int) -> tuple[float, float]:
     """CPU (the command and its workers) and wall seconds of one ``fuyuki simulate`` run."""
-    with tempfile.TemporaryDirectory() as out:
-        cmd = [sys.executable, "-m", "fuyuki.cli.main", "simulate", "--games", str(games),
-               "--workers", "1", "--bots", "random", "--gap-games", "0", "--seed", "1",
-               "--out", out]
-        c0, w0 = children_cpu(), time.perf_counter()
-        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
-        return children_cpu() - c0, time.perf_counter() - w0
+    cmd = [sys.executable, "-m", "fuyuki.cli.main", "simulate", "--games", str(games),
+           "--workers", "1", "--bots", "random", "--gap-games", "0", "--seed", "1", "--json",
+           "--no-progress"]
+    c0, w0 = children_cpu(), time.perf_counter()
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    return children_cpu() - c0, time.perf_counter() - w0
 
 
 def sim_workers(games: int, workers: int) -> tuple[float, float, float]:
@@ -116,6 +133,7 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=20.0, help="per workload (interleaved)")
     ap.add_argument("--cli-games", type=int, default=8000,
                     help="part 2: the command plays N and 2N games (0: skip)")
+    ap.add_argument("--cli-pairs", type=int, default=5, help="part 2: pairs of runs (median)")
     ap.add_argument("--sim-games", type=int, default=4000, help="part 3: games per run")
     args = ap.parse_args()
     print(f"build: {describe()}; python {sys.version.split()[0]}; "
@@ -139,10 +157,16 @@ def main() -> None:
               f"{w.cpu_rate / goof.cpu_rate:10.3f} {w.wall_rate / goof.wall_rate:11.3f}")
     n = args.cli_games
     if n:
-        (c1, w1), (c2, w2) = cli_run(n), cli_run(2 * n)
-        print(f"2. fuyuki simulate --workers 1, random bots, marginal rate ({n} -> {2 * n} games)")
-        print(f"   CPU  {n / (c2 - c1):10.1f} games/s  ratio to goofspiel {n / (c2 - c1) / goof.cpu_rate:.3f}")
-        print(f"   wall {n / (w2 - w1):10.1f} games/s  ratio to goofspiel {n / (w2 - w1) / goof.wall_rate:.3f}")
+        print(f"2. fuyuki simulate --workers 1, random bots, marginal rate ({n} -> {2 * n} games),"
+              " ratio to goofspiel")
+        cpu_ratios, wall_ratios = [], []
+        for k in range(args.cli_pairs):
+            (c1, w1), (c2, w2) = anchored(n, goof), anchored(2 * n, goof)
+            cpu_ratios.append(n / (c2 - c1))
+            wall_ratios.append(n / (w2 - w1))
+            print(f"   pair {k + 1}: CPU {cpu_ratios[-1]:.3f}  wall {wall_ratios[-1]:.3f}")
+        print(f"   median: CPU {statistics.median(cpu_ratios):.3f}  "
+              f"wall {statistics.median(wall_ratios):.3f}")
     n = args.sim_games
     r1, p1, k1 = sim_workers(n, 1)
     r2, p2, k2 = sim_workers(n, 2)

@@ -3,9 +3,9 @@ OpenSpiel's goofspiel driven from a Python loop.
 
     .venv/bin/python benchmarks/sim_throughput.py [--seconds 10] [--profile]
 
-- random and heuristic bots, through the simulator (``fuyuki.sim.runner.run_jobs`` with one
+- random and heuristic bots, through the simulator (``fuyuki.sim.runner.count_jobs`` with one
   worker in this process, ten games a call as the simulator's chunks: setup hook, seat
-  rotation, bots, engine, event-log summary);
+  rotation, bots, engine, event-log summary, the report's counts);
 - OpenSpiel goofspiel (13 cards, 4 players, imperfect information), uniform random actions
   from a Python loop (``open-spiel`` is a benchmark-only dependency, extra ``rl``).
 
@@ -29,7 +29,7 @@ import time
 
 from fuyuki._build import describe
 from fuyuki.sim.config import SimConfig
-from fuyuki.sim.runner import run_jobs
+from fuyuki.sim.runner import count_jobs
 
 
 class Workload:
@@ -59,9 +59,9 @@ CHUNK = 10  # games per call: the simulator plays its games in chunks too (runne
 
 def simulator_games(bots: str) -> Workload:
     """Games through the simulator's worker path (chunking, setup hook, rotation, bots,
-    engine, event-log summary), ``CHUNK`` per call."""
+    engine, event-log summary, the report's counts), ``CHUNK`` per call."""
     cfg = SimConfig(games=0, players=4, bots=(bots,), seed=1)
-    return Workload(lambda i: run_jobs(cfg, [("game", None, i + k) for k in range(CHUNK)]),
+    return Workload(lambda i: count_jobs(cfg, [("game", None, i + k) for k in range(CHUNK)]),
                     CHUNK)
 
 

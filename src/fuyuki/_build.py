@@ -68,6 +68,7 @@ COMPILED = (
     "fuyuki.sbb.agents.random_bot",
     "fuyuki.sbb.agents.heuristic",
     "fuyuki.sim.play",
+    "fuyuki.sim.tally",
 )
 #: written by setup.py next to this file when it compiles: {"modules": {name: sha256}, ...}
 MANIFEST = "_compiled.json"

@@ -37,7 +37,7 @@ def main(argv: list[str]) -> int:
     from fuyuki.sbb.modes import modes
     from fuyuki.sbb.rules import editions, load_rules
     from fuyuki.sim.config import SimConfig
-    from fuyuki.sim.runner import run_jobs
+    from fuyuki.sim.runner import count_jobs
 
     here = os.path.dirname(os.path.abspath(fuyuki.__file__))
     if argv and here != os.path.abspath(argv[0]):
@@ -65,7 +65,7 @@ def main(argv: list[str]) -> int:
             games += 1
     cfg = SimConfig(games=0, players=4, bots=("random",), seed=1)
     for c in range(SIM_CHUNKS):
-        run_jobs(cfg, [("game", None, c * 10 + k) for k in range(10)])
+        count_jobs(cfg, [("game", None, c * 10 + k) for k in range(10)])
         games += 10
     print(f"fuyuki._pgo: {games} training games played")
     return 0

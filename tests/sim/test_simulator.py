@@ -12,6 +12,7 @@ from fuyuki.sim.aggregate import build_report
 from fuyuki.sim.config import parse_bots, parse_compare, parse_fix
 from fuyuki.sim.play import play_game
 from fuyuki.sim.runner import plan, run_jobs
+from fuyuki.sim.tally import Tally
 
 
 def strong_cards(tmp_path: Path) -> str:
@@ -83,7 +84,8 @@ def fake_game(i, rounds, winner, pairs, parent=0, draw=False, losses=()):
     for seat, (m, s) in enumerate(pairs):
         seats.append({"player": seat, "bot": "random", "offset": (seat - parent) % len(pairs),
                       "master": m, "servant": s, "win": (not draw and seat == winner),
-                      "shared": False, "gems": 0, "reveal": 1 if seat == 0 else None})
+                      "shared": False, "gems": 0, "reveal": 1 if seat == 0 else None,
+                      "dark_with": None})
     return {"i": i, "seed": i, "parent": parent, "rounds": rounds, "reason": "victory",
             "draw": draw, "seats": seats, "battles": 2, "kinds": {"case1": 1},
             "abilities": {"luck": 1}, "losses": [list(x) for x in losses]}
@@ -100,7 +102,7 @@ def test_report_numbers_match_a_hand_checked_case():
         fake_game(3, 5, 0, [("rin", "gilgamesh"), ("sakura", "saber")]),
     ]
     cfg = SimConfig(games=4, players=2, seconds_per_round=90)
-    report = build_report(cfg, games, [])
+    report = build_report(cfg, Tally.of(games), [])
     assert report["draws"] == 1 and report["draw_rate"] == 0.25
     assert report["fair_share"] == pytest.approx(3 / 8)      # 3 decided games / (4 games x 2)
     m = {r["id"]: r for r in report["masters"]}

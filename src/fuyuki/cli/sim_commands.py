@@ -116,13 +116,16 @@ def _run(cfg, workers, ray, other, show, err, lang):
         # The bar counts the games asked for; the extra games of the study (the heuristic gap,
         # a what-if run) advance it in proportion.
         task = bar.add_task("games", total=cfg.games)
-        scale = [1.0]
+        done = [0, cfg.games]   # games played, games in the study
 
         def on_total(total: int) -> None:
-            scale[0] = cfg.games / total if total else 1.0
+            done[1] = total or cfg.games
 
-        return run(cfg, workers, ray, other,
-                   progress=lambda n: bar.advance(task, n * scale[0]), on_total=on_total)
+        def advance(n: int) -> None:
+            done[0] += n   # (the bar ends exactly at cfg.games when every game is played)
+            bar.update(task, completed=done[0] * cfg.games / done[1])
+
+        return run(cfg, workers, ray, other, progress=advance, on_total=on_total)
 
 
 def register(app: typer.Typer) -> None:

@@ -5,8 +5,9 @@
 
 Modules: :mod:`~fuyuki.sim.config` (what to play), :mod:`~fuyuki.sim.play` (one game and its
 summary), :mod:`~fuyuki.sim.analysis` (the full-state measuring bot), :mod:`~fuyuki.sim.runner`
-(worker processes, Ray), :mod:`~fuyuki.sim.stats` (Wilson, two-proportion test),
-:mod:`~fuyuki.sim.aggregate` (summaries to report), :mod:`~fuyuki.sim.compare` (what-if),
+(worker processes, Ray), :mod:`~fuyuki.sim.tally` (the report's counts, kept in the worker
+that plays the games), :mod:`~fuyuki.sim.stats` (Wilson, two-proportion test),
+:mod:`~fuyuki.sim.aggregate` (counts to report), :mod:`~fuyuki.sim.compare` (what-if),
 :mod:`~fuyuki.sim.report_text` (rich tables), :mod:`~fuyuki.sim.report_html` (HTML + plots).
 
 Every report describes bot play, not human play.

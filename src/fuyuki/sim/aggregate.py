@@ -17,12 +17,13 @@ Counting conventions (also in docs/simulator.md):
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import Counter
 from statistics import mean
 from typing import Any, Callable
 
 from fuyuki.sim.config import SimConfig
 from fuyuki.sim.stats import flag, quantile, two_proportion, wilson
+from fuyuki.sim.tally import NEVER, TABLES, Tally
 
 NOTE = {
     "ja": "この報告はボット同士の対戦を数えたもので、人間のプレイではありません。",
@@ -37,41 +38,9 @@ def rate_row(key: Any, wins: int, games: int, share: float, **extra: Any) -> dic
             "flag": flag(lo, hi, share)}
 
 
-#: the report's tables of win rates by a seat's property, in one pass over the games (tally)
-TABLES = ("masters", "servants", "pairs", "offsets", "by_player", "by_bot", "dark_with",
-          "reveal")
-NEVER = 10 ** 6   # the reveal round of a seat never revealed (a number, to sort)
-
-
-def seat_keys(seat: dict[str, Any]) -> tuple[Any, ...]:
-    """The key of ``seat`` in each table of :data:`TABLES` (None: not counted there)."""
-    m, s = seat["master"], seat["servant"]
-    return (m or None, s or None, f"{m}+{s}", seat["offset"], seat["player"], seat["bot"],
-            seat.get("dark_with"), seat["reveal"] if seat["reveal"] is not None else NEVER)
-
-
-def tally(games: list[dict]) -> list[dict[Any, list[int]]]:
-    """For each table of :data:`TABLES`, ``[seats, wins]`` by key (keys in the order first
-    seen), counted in one pass over every seat of ``games``."""
-    tables: list[dict[Any, list[int]]] = [{} for _ in TABLES]
-    for g in games:
-        for seat in g["seats"]:
-            win = int(seat["win"])
-            for table, k in zip(tables, seat_keys(seat)):
-                if k is None:
-                    continue
-                c = table.get(k)
-                if c is None:
-                    table[k] = [1, win]
-                else:
-                    c[0] += 1
-                    c[1] += win
-    return tables
-
-
 def rate_rows(table: dict[Any, list[int]], share: float,
               name: Callable[[Any], str] | None = None) -> list[dict[str, Any]]:
-    """One :func:`rate_row` per key of a :func:`tally` table."""
+    """One :func:`rate_row` per key of a table of :meth:`Tally.tables`."""
     rows = []
     for k, (count, wins) in table.items():
         extra = {"name": name(k)} if name else {}
@@ -79,12 +48,14 @@ def rate_rows(table: dict[Any, list[int]], share: float,
     return rows
 
 
-def build_report(cfg: SimConfig, games: list[dict], gap_games: list[dict]) -> dict[str, Any]:
+def build_report(cfg: SimConfig, counts: Tally, gap_games: list[dict]) -> dict[str, Any]:
+    """The report of the games counted in ``counts`` (and of the hidden-identity games'
+    summaries ``gap_games``, in pairs)."""
     rules = cfg.rules()
     cs = rules.cards
     n = cfg.players
-    total = len(games)
-    draws = sum(g["draw"] for g in games)
+    total = counts.games
+    draws = counts.draws
     share = (total - draws) / (total * n) if total else 1 / n
 
     def mname(m: str) -> str:
@@ -95,7 +66,7 @@ def build_report(cfg: SimConfig, games: list[dict], gap_games: list[dict]) -> di
 
     by_rate = lambda rows: sorted(rows, key=lambda r: (-r["rate"], str(r["id"])))  # noqa: E731
     by_id = lambda rows: sorted(rows, key=lambda r: r["id"])  # noqa: E731
-    t = dict(zip(TABLES, tally(games)))
+    t = dict(zip(TABLES, counts.tables()))
     masters = by_rate(rate_rows(t["masters"], share, mname))
     servants = by_rate(rate_rows(t["servants"], share, sname))
     pairs = by_rate(rate_rows(t["pairs"], share,
@@ -109,7 +80,7 @@ def build_report(cfg: SimConfig, games: list[dict], gap_games: list[dict]) -> di
         if r["id"] == NEVER:
             r["id"] = "never"
 
-    rounds = sorted(g["rounds"] for g in games)
+    rounds = sorted(counts.rounds)
     spr = cfg.seconds_per_round
     length = {
         "mean": mean(rounds) if rounds else 0.0,
@@ -123,25 +94,18 @@ def build_report(cfg: SimConfig, games: list[dict], gap_games: list[dict]) -> di
         "minutes_median": quantile(rounds, 0.5) * spr / 60,
         "minutes_p90": quantile(rounds, 0.9) * spr / 60,
     }
-    kinds: Counter = Counter()
-    abilities: Counter = Counter()
-    losses: dict[str, Counter] = defaultdict(Counter)
-    for g in games:
-        kinds.update(g["kinds"])
-        abilities.update(g["abilities"])
-        for label, what, c in g["losses"]:
-            losses[label][what] += c
     per = (lambda c: c / total) if total else (lambda c: 0.0)
     battles = {
-        "per_game": per(sum(g["battles"] for g in games)),
-        "histogram": {str(k): v for k, v in sorted(Counter(g["battles"] for g in games).items())},
-        "kinds": {k: {"count": v, "per_game": per(v)} for k, v in sorted(kinds.items())},
+        "per_game": per(counts.battle_total),
+        "histogram": {str(k): v for k, v in sorted(counts.battles.items())},
+        "kinds": {k: {"count": v, "per_game": per(v)} for k, v in sorted(counts.kinds.items())},
     }
-    loss_rows = sorted(({"cause": label, "servants": c["servant"], "masters": c["master"],
-                         "per_game": per(c["servant"] + c["master"])}
-                        for label, c in losses.items()), key=lambda r: -r["per_game"])
+    loss_rows = sorted(({"cause": label, "servants": c.get("servant", 0),
+                         "masters": c.get("master", 0),
+                         "per_game": per(c.get("servant", 0) + c.get("master", 0))}
+                        for label, c in counts.losses.items()), key=lambda r: -r["per_game"])
     ability_rows = sorted(({"event": k, "count": v, "per_game": per(v)}
-                           for k, v in abilities.items()), key=lambda r: -r["count"])
+                           for k, v in counts.abilities.items()), key=lambda r: -r["count"])
     return {
         "note": NOTE,
         "config": cfg.to_json(),
@@ -150,7 +114,7 @@ def build_report(cfg: SimConfig, games: list[dict], gap_games: list[dict]) -> di
         "draws": draws,
         "draw_rate": draws / total if total else 0.0,
         "fair_share": share,
-        "reasons": dict(sorted(Counter(g["reason"] for g in games).items())),
+        "reasons": dict(sorted(counts.reasons.items())),
         "masters": masters,
         "servants": servants,
         "pairs": pairs,

@@ -2,8 +2,11 @@
 
 Work is a list of *jobs* ``(stream, bots, index)``; each job is one game whose seed comes
 from the master seed, the stream name and the index alone, and results come back in job
-order. So the report is the same whatever the number of workers or the backend.
-Jobs travel in chunks (a task costs about a millisecond of overhead, a game about as much).
+order — each game's summary (:func:`run_jobs`) or, for the study's main games, the chunk's
+counts (:func:`count_jobs`: the worker counts what it played and the parent only merges the
+chunks' counts in order). So the report is the same whatever the number of workers or the
+backend. Jobs travel in chunks (a task costs about a millisecond of overhead, a game about
+as much).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from contextlib import contextmanager
 from typing import Any, Callable, Iterator
 
 from fuyuki.sim.config import SimConfig
+from fuyuki.sim.tally import Tally
 
 Job = tuple[str, tuple[str, ...] | None, int]
 Progress = Callable[[int], None]
@@ -29,6 +33,19 @@ def play_chunk(cfg: SimConfig, jobs: list[Job]) -> list[dict[str, Any]]:
     with cycle_collector_paused():
         return [play_game(cfg, i, bots=bots, stream=stream, rules=rules)
                 for stream, bots, i in jobs]
+
+
+def count_chunk(cfg: SimConfig, jobs: list[Job]) -> tuple[Any, ...]:
+    """Play a chunk of jobs and count them (runs in a worker): the chunk's
+    :meth:`Tally.state`."""
+    from fuyuki.sim.play import play_game
+
+    rules = cfg.rules()
+    counts = Tally()
+    with cycle_collector_paused():
+        for stream, bots, i in jobs:
+            counts.add(play_game(cfg, i, bots=bots, stream=stream, rules=rules))
+    return counts.state()
 
 
 @contextmanager
@@ -56,35 +73,57 @@ def chunk_size(total: int, workers: int, cap: int = 250) -> int:
 def run_jobs(cfg: SimConfig, jobs: list[Job], workers: int = 1, ray: str | None = None,
              progress: Progress | None = None) -> list[dict[str, Any]]:
     """Play every job; summaries in job order."""
-    if not jobs:
-        return []
-    tick = progress or (lambda n: None)
-    if ray:
-        return _run_ray(cfg, jobs, ray, workers, tick)
-    if workers <= 1:
-        out = []
-        for chunk in chunked(jobs, chunk_size(len(jobs), 1, cap=50)):
-            out.extend(play_chunk(cfg, chunk))
-            tick(len(chunk))
-        return out
-    import multiprocessing as mp
-
-    chunks = chunked(jobs, chunk_size(len(jobs), workers))
-    out = []
-    with mp.get_context("fork").Pool(workers) as pool:
-        for res in pool.imap(_play_star, [(cfg, c) for c in chunks]):
-            out.extend(res)
-            tick(len(res))
+    out: list[dict[str, Any]] = []
+    for res in _chunks_played(play_chunk, cfg, jobs, workers, ray, progress, len):
+        out.extend(res)
     return out
 
 
-def _play_star(args: tuple[SimConfig, list[Job]]) -> list[dict[str, Any]]:
-    return play_chunk(*args)
+def count_jobs(cfg: SimConfig, jobs: list[Job], workers: int = 1, ray: str | None = None,
+               progress: Progress | None = None) -> Tally:
+    """Play every job and count them (the counts of each chunk made where it was played)."""
+    total = Tally()
+    for state in _chunks_played(count_chunk, cfg, jobs, workers, ray, progress,
+                                lambda state: state[0]):
+        total.merge(Tally.of_state(state))
+    return total
 
 
-def _run_ray(cfg: SimConfig, jobs: list[Job], address: str, workers: int,
-             tick: Progress) -> list[dict[str, Any]]:
-    """The same jobs on Ray: ``address`` is a cluster address or ``local`` (start a local
+def _chunks_played(play: Callable[[SimConfig, list[Job]], Any], cfg: SimConfig,
+                   jobs: list[Job], workers: int, ray: str | None,
+                   progress: Progress | None, games: Callable[[Any], int]) -> Iterator[Any]:
+    """``play(cfg, chunk)`` for each chunk of ``jobs``, results in chunk order;
+    ``games(result)``: the games a result holds (for the progress bar)."""
+    if not jobs:
+        return
+    tick = progress or (lambda n: None)
+    if ray:
+        yield from _run_ray(play, cfg, jobs, ray, workers, tick, games)
+        return
+    if workers <= 1:
+        for chunk in chunked(jobs, chunk_size(len(jobs), 1, cap=50)):
+            res = play(cfg, chunk)
+            tick(len(chunk))
+            yield res
+        return
+    import multiprocessing as mp
+
+    chunks = chunked(jobs, chunk_size(len(jobs), workers))
+    with mp.get_context("fork").Pool(workers) as pool:
+        for res in pool.imap(_play_star, [(play, cfg, c) for c in chunks]):
+            tick(games(res))
+            yield res
+
+
+def _play_star(args: tuple[Callable[[SimConfig, list[Job]], Any], SimConfig, list[Job]]) -> Any:
+    play, cfg, jobs = args
+    return play(cfg, jobs)
+
+
+def _run_ray(play: Callable[[SimConfig, list[Job]], Any], cfg: SimConfig, jobs: list[Job],
+             address: str, workers: int, tick: Progress,
+             games: Callable[[Any], int]) -> list[Any]:
+    """The same chunks on Ray: ``address`` is a cluster address or ``local`` (start a local
     instance with ``workers`` CPUs). Every node needs fuyuki installed (``fuyuki[cluster]``)."""
     try:
         import ray
@@ -105,18 +144,18 @@ def _run_ray(cfg: SimConfig, jobs: list[Job], address: str, workers: int,
             ray.init(address=address, **kwargs)
         started = True
     try:
-        task = ray.remote(play_chunk)
+        task = ray.remote(play)
         cfg_ref = ray.put(cfg)
         chunks = chunked(jobs, chunk_size(len(jobs), max(1, workers), cap=500))
         refs = [task.remote(cfg_ref, c) for c in chunks]
-        results: dict[Any, list] = {}
+        results: dict[Any, Any] = {}
         waiting = list(refs)
         while waiting:
             done, waiting = ray.wait(waiting, num_returns=1)
             for ref in done:
                 results[ref] = ray.get(ref)
-                tick(len(results[ref]))
-        return [x for ref in refs for x in results[ref]]
+                tick(games(results[ref]))
+        return [results[ref] for ref in refs]
     finally:
         if started:
             ray.shutdown()
@@ -167,12 +206,12 @@ def simulate(cfg: SimConfig, workers: int = 1, ray: str | None = None,
     total = len(main) + len(gap) + (len(main) if compare else 0)
     if on_total:
         on_total(total)
-    games = run_jobs(cfg, main + gap, workers, ray, progress)
-    report = build_report(cfg, games[:len(main)], games[len(main):])
+    counts = count_jobs(cfg, main, workers, ray, progress)
+    report = build_report(cfg, counts, run_jobs(cfg, gap, workers, ray, progress))
     if compare:
         other_cfg, label = compare
-        other = run_jobs(other_cfg, main, workers, ray, progress)
-        other_report = build_report(other_cfg, other, [])
+        other_report = build_report(other_cfg, count_jobs(other_cfg, main, workers, ray, progress),
+                                    [])
         report["compare"] = compare_reports(report, other_report, label)
     return report
 
