@@ -123,8 +123,31 @@ def _play_star(args: tuple[Callable[[SimConfig, list[Job]], Any], SimConfig, lis
 def _run_ray(play: Callable[[SimConfig, list[Job]], Any], cfg: SimConfig, jobs: list[Job],
              address: str, workers: int, tick: Progress,
              games: Callable[[Any], int]) -> list[Any]:
-    """The same chunks on Ray: ``address`` is a cluster address or ``local`` (start a local
-    instance with ``workers`` CPUs). Every node needs fuyuki installed (``fuyuki[cluster]``)."""
+    """The same chunks on Ray (see :func:`ray_session`)."""
+    with ray_session(address, workers) as ray:
+        task = ray.remote(play)
+        cfg_ref = ray.put(cfg)
+        chunks = chunked(jobs, chunk_size(len(jobs), max(1, workers), cap=500))
+        refs = [task.remote(cfg_ref, c) for c in chunks]
+        results: dict[Any, Any] = {}
+        waiting = list(refs)
+        while waiting:
+            done, waiting = ray.wait(waiting, num_returns=1)
+            for ref in done:
+                results[ref] = ray.get(ref)
+                tick(games(results[ref]))
+        return [results[ref] for ref in refs]
+
+
+@contextmanager
+def ray_session(address: str | None, workers: int) -> Iterator[Any]:
+    """Ray, connected for the block (the ``ray`` module; None without ``address``):
+    ``address`` is a cluster address or ``local`` (start a local instance with ``workers``
+    CPUs). Every node needs fuyuki installed (``fuyuki[cluster]``). Inside a session already
+    open, the same one: a study's passes share one instance, started and shut down once."""
+    if not address:
+        yield None
+        return
     try:
         import ray
     except ImportError:
@@ -144,18 +167,7 @@ def _run_ray(play: Callable[[SimConfig, list[Job]], Any], cfg: SimConfig, jobs: 
             ray.init(address=address, **kwargs)
         started = True
     try:
-        task = ray.remote(play)
-        cfg_ref = ray.put(cfg)
-        chunks = chunked(jobs, chunk_size(len(jobs), max(1, workers), cap=500))
-        refs = [task.remote(cfg_ref, c) for c in chunks]
-        results: dict[Any, Any] = {}
-        waiting = list(refs)
-        while waiting:
-            done, waiting = ray.wait(waiting, num_returns=1)
-            for ref in done:
-                results[ref] = ray.get(ref)
-                tick(games(results[ref]))
-        return [results[ref] for ref in refs]
+        yield ray
     finally:
         if started:
             ray.shutdown()
@@ -206,13 +218,14 @@ def simulate(cfg: SimConfig, workers: int = 1, ray: str | None = None,
     total = len(main) + len(gap) + (len(main) if compare else 0)
     if on_total:
         on_total(total)
-    counts = count_jobs(cfg, main, workers, ray, progress)
-    report = build_report(cfg, counts, run_jobs(cfg, gap, workers, ray, progress))
-    if compare:
-        other_cfg, label = compare
-        other_report = build_report(other_cfg, count_jobs(other_cfg, main, workers, ray, progress),
-                                    [])
-        report["compare"] = compare_reports(report, other_report, label)
+    with ray_session(ray, workers):   # (one Ray instance for every pass of the study)
+        counts = count_jobs(cfg, main, workers, ray, progress)
+        report = build_report(cfg, counts, run_jobs(cfg, gap, workers, ray, progress))
+        if compare:
+            other_cfg, label = compare
+            other = count_jobs(other_cfg, main, workers, ray, progress)
+            report["compare"] = compare_reports(report, build_report(other_cfg, other, []),
+                                                label)
     return report
 
 
