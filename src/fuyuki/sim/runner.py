@@ -38,14 +38,7 @@ def play_chunk(cfg: SimConfig, jobs: list[Job]) -> list[dict[str, Any]]:
 def count_chunk(cfg: SimConfig, jobs: list[Job]) -> tuple[Any, ...]:
     """Play a chunk of jobs and count them (runs in a worker): the chunk's
     :meth:`Tally.state`."""
-    from fuyuki.sim.play import play_game
-
-    rules = cfg.rules()
-    counts = Tally()
-    with cycle_collector_paused():
-        for stream, bots, i in jobs:
-            counts.add(play_game(cfg, i, bots=bots, stream=stream, rules=rules))
-    return counts.state()
+    return Tally.of(play_chunk(cfg, jobs)).state()
 
 
 @contextmanager
