@@ -22,7 +22,9 @@ heuristic bots >= 0.3x, ``fuyuki simulate`` with 2 workers >= 1.8x one worker in
    machine's speed drifts by up to ±20 % over a minute, so each run's time is taken in
    goofspiel units — its seconds times goofspiel's rate measured just before and just after
    it — and the ratio is N over the difference of the two runs in those units (a drift that
-   slows a whole run cancels); printed for each of ``--cli-pairs`` pairs, and their median.
+   slows a whole run cancels); printed for each of ``--cli-pairs`` pairs, their median, and
+   the ratio from the fastest run of each size (other processes only slow a run down: the
+   least disturbed runs, as ``timeit`` takes the least of its repeats).
 3. **2 workers against 1**, in CPU terms: ``simulate`` in this process with N games; the rate
    is games / the busiest process's CPU time (the parent's own CPU, or each worker's share of
    the workers' CPU) — what the run would take with a core per process, whatever else the
@@ -160,13 +162,22 @@ def main() -> None:
         print(f"2. fuyuki simulate --workers 1, random bots, marginal rate ({n} -> {2 * n} games),"
               " ratio to goofspiel")
         cpu_ratios, wall_ratios = [], []
+        runs: dict[int, list[tuple[float, float]]] = {n: [], 2 * n: []}
         for k in range(args.cli_pairs):
             (c1, w1), (c2, w2) = anchored(n, goof), anchored(2 * n, goof)
+            runs[n].append((c1, w1))
+            runs[2 * n].append((c2, w2))
             cpu_ratios.append(n / (c2 - c1))
             wall_ratios.append(n / (w2 - w1))
             print(f"   pair {k + 1}: CPU {cpu_ratios[-1]:.3f}  wall {wall_ratios[-1]:.3f}")
         print(f"   median: CPU {statistics.median(cpu_ratios):.3f}  "
               f"wall {statistics.median(wall_ratios):.3f}")
+        # the fastest run of each size: other processes only ever slow a run down, so the
+        # least time is the least disturbed (timeit's rule); a difference of two such is
+        # steadier than a difference within one pair
+        fast = {size: (min(c for c, _ in r), min(w for _, w in r)) for size, r in runs.items()}
+        print(f"   fastest runs: CPU {n / (fast[2 * n][0] - fast[n][0]):.3f}  "
+              f"wall {n / (fast[2 * n][1] - fast[n][1]):.3f}")
     n = args.sim_games
     r1, p1, k1 = sim_workers(n, 1)
     r2, p2, k2 = sim_workers(n, 2)

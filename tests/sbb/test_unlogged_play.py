@@ -141,3 +141,25 @@ def test_a_changed_state_and_an_early_stop_raise_the_stop_not_the_log():
         play_out(g, _bots(4, 11, g.rules), limit=10)
     with pytest.raises(FuyukiError, match="does not replay to the same game"):
         _ = g.events
+
+
+@pytest.mark.parametrize("edition,mode,n", PRESETS)
+def test_a_quiet_game_keeps_the_events_of_its_keep_kinds_as_the_log_has_them(edition, mode, n):
+    """Game.keep (the simulator's games): a quiet game writes no log but keeps the events of
+    the kinds asked for — exactly the full log's events of those kinds, in its order, from
+    the setup's on; the draws among them when asked."""
+    for seed in range(8):
+        rules = load_rules(edition, mode)
+        if n not in rules.players:
+            pytest.skip(f"{edition}/{mode} does not seat {n}")
+        keep = frozenset({"setup", "dealt", "draft_kept", "round", "flip", "draw", "lost"}
+                         if seed % 2 else {"battle", "np_resolves", "darken", "new_servant"})
+        g = setup_overrides.start(n, seed, rules, quiet=True, keep=keep)
+        setup_overrides.deal(g)
+        g.play_bots(_bots(n, seed, rules))
+        ref = setup_overrides.new_game(n, seed, rules)
+        ref.play_bots(_bots(n, seed, rules), keep_log=True)
+        assert g.s._log == [] and g.s.unlogged is None
+        assert g.record.submissions == ref.record.submissions
+        assert g.kept == [e for e in ref.s.log if e[0] in keep], (edition, mode, n, seed)
+        assert g.kept, "some events kept"

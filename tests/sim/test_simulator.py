@@ -218,7 +218,7 @@ def test_the_full_state_view_shows_every_identity_and_changes_some_bids():
 
 def test_dark_sakura_is_counted_with_the_servant_she_draws_after_darkening():
     from fuyuki.sbb import setup_overrides as so
-    from fuyuki.sim.play import summarize
+    from fuyuki.sim.play import GameFacts
     found = 0
     for seed in range(60):
         g = so.new_game(4, seed, fixed={0: ("sakura", "saber")}, assign="random")
@@ -227,7 +227,7 @@ def test_dark_sakura_is_counted_with_the_servant_she_draws_after_darkening():
         while not g.over:
             for seat, d in g.pending().items():
                 g.submit(seat, bots[seat].choose(None, d))
-        summary = summarize(g, [0, 1, 2, 3], ("random",) * 4, 0, seed)
+        summary = GameFacts(g, [0, 1, 2, 3], ("random",) * 4, 0, seed).summary()
         kinds = [(e.kind, e.data.get("seat")) for e in g.events]
         if ("darken", 0) not in kinds:
             assert summary["seats"][0]["dark_with"] is None
@@ -258,7 +258,7 @@ def test_games_make_no_reference_cycles_so_the_collector_may_pause():
 
 
 def _summary_from_events(g, seat_of):
-    """What summarize counts, read the plain way: from the game's Event objects."""
+    """What GameFacts counts, read the plain way: from the game's Event objects."""
     from fuyuki.sim.play import ABILITY_EVENTS, BATTLE_KINDS
     n = g.players
     abilities, kinds, losses, np_servant = {}, {}, {}, {}
@@ -300,13 +300,13 @@ def _summary_from_events(g, seat_of):
             "masters": masters, "servants": servants, "reveal": reveal, "dark_with": dark_with}
 
 
-def test_summarize_counts_what_the_events_say():
-    """summarize reads the raw log by a table of kinds: the same counts as the Event objects
+def test_game_facts_count_what_the_events_say():
+    """GameFacts reads the raw log by a table of kinds: the same counts as the Event objects
     give, over games of several editions with random and heuristic bots."""
     from fuyuki.sbb import new_game
     from fuyuki.sbb.agents import make_bot, play_out
     from fuyuki.sbb.rules import Rules
-    from fuyuki.sim.play import summarize
+    from fuyuki.sim.play import GameFacts
 
     checked = set()
     for preset in ("final", "v1.0", "v1.1"):
@@ -316,7 +316,7 @@ def test_summarize_counts_what_the_events_say():
             bot = "heuristic" if seed % 4 == 0 else "random"
             play_out(g, [make_bot(bot, seed * 4 + k, rules) for k in range(4)])
             seat_of = [0, 1, 2, 3]
-            got = summarize(g, seat_of, (bot,) * 4, seed, seed)
+            got = GameFacts(g, seat_of, (bot,) * 4, seed, seed).summary()
             want = _summary_from_events(g, seat_of)
             for key in ("parent", "battles", "kinds", "abilities", "losses"):
                 assert got[key] == want[key], (preset, seed, key)

@@ -3,8 +3,10 @@
 import math
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from fuyuki.sim.stats import flag, quantile, two_proportion, wilson
+from fuyuki.sim.stats import flag, int_mean, quantile, two_proportion, wilson
 
 
 @pytest.mark.parametrize("wins,n,lo,hi", [
@@ -63,3 +65,11 @@ def test_flag_only_when_the_whole_interval_is_on_one_side():
     assert flag(0.30, 0.40, 0.25) == "high"
     assert flag(0.10, 0.20, 0.25) == "low"
     assert flag(0.20, 0.30, 0.25) == ""
+
+
+@given(st.lists(st.integers(min_value=0, max_value=10**6), max_size=400))
+def test_int_mean_is_what_statistics_mean_gives_type_included(values):
+    from statistics import mean
+    want = mean(values) if values else 0.0
+    got = int_mean(values)
+    assert got == want and type(got) is type(want)

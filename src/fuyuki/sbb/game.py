@@ -79,6 +79,11 @@ class Game:
         #: the record's submissions (the list itself: appended to at each submit)
         self.submissions = record.submissions
         self.quiet = quiet
+        #: the kinds of event a quiet game still keeps, on :attr:`kept` (None: none) — for a
+        #: reader that reads only these, such as the simulator's game summary: the game writes
+        #: no log, and keeps these events as they would be on it, in its order
+        self.keep: frozenset[str] | None = None
+        self.kept: list[Logged] = []
         #: whether seed + record replay this game (a game begun by :func:`make_game` and its
         #: clones; not one built from a scenario): :meth:`play_bots` may leave its log unwritten
         self.replayable = False
@@ -265,6 +270,8 @@ class Game:
         # drops a keyword argument that shares its name with a positional-only parameter.
         if not self.quiet:
             self.s._log.append((_kind, to, None, data))
+        elif self.keep is not None and _kind in self.keep:
+            self.kept.append((_kind, to, None, data))
 
     def log(self, event: tuple[Any, ...]) -> None:
         """:meth:`emit` for the most frequent events, given as one tuple ``(kind, to, keys,
@@ -274,6 +281,8 @@ class Game:
         reader."""
         if not self.quiet:
             self.s._log.append(event)
+        elif self.keep is not None and event[0] in self.keep:
+            self.kept.append(event)
 
     def then(self, step: Op) -> None:
         """Run ``step`` next, before anything already scheduled (several: :meth:`then_all`).
@@ -442,7 +451,9 @@ class Game:
         """One public event with who drew (``seats``, in the order they drew) and their hand
         sizes, one private event per seat with the ids of the cards it drew (``cards[i]``:
         ``seats[i]``'s). Both lists become event data: the caller makes them for this call."""
-        if not seats or self.quiet:
+        keep = self.keep
+        if not seats or self.quiet and (keep is None or "draw" not in keep
+                                        and "draws" not in keep):
             return
         hand = self.s.hand
         for i in range(len(seats)):

@@ -38,11 +38,14 @@ _REPLACED = ("draft_start", "deal_random")
 
 
 def start(players: int = 4, seed: int | None = None, rules: Rules | None = None,
-          *, quiet: bool = False, rng: int = RNG_VERSION) -> Game:
+          *, quiet: bool = False, rng: int = RNG_VERSION,
+          keep: frozenset[str] | None = None) -> Game:
     """A new game where only the setup step has run (decks shuffled, first parent chosen).
-    Call :func:`deal` on it before anything else."""
+    Call :func:`deal` on it before anything else. ``keep``: the kinds of event a quiet game
+    keeps (:attr:`Game.keep <fuyuki.sbb.game.Game.keep>`), from the setup's on."""
 
     game = make_game(players, seed, rules, quiet, rng)
+    game.keep = keep
     step_setup(game)
     return game
 

@@ -18,11 +18,10 @@ Counting conventions (also in docs/simulator.md):
 from __future__ import annotations
 
 from collections import Counter
-from statistics import mean
 from typing import Any, Callable
 
 from fuyuki.sim.config import SimConfig
-from fuyuki.sim.stats import flag, quantile, two_proportion, wilson
+from fuyuki.sim.stats import flag, int_mean, quantile, two_proportion, wilson
 from fuyuki.sim.tally import NEVER, TABLES, Tally
 
 NOTE = {
@@ -82,15 +81,16 @@ def build_report(cfg: SimConfig, counts: Tally, gap_games: list[dict]) -> dict[s
 
     rounds = sorted(counts.rounds)
     spr = cfg.seconds_per_round
+    mean = int_mean(rounds)
     length = {
-        "mean": mean(rounds) if rounds else 0.0,
+        "mean": mean,
         "median": quantile(rounds, 0.5),
         "p90": quantile(rounds, 0.9),
         "min": rounds[0] if rounds else 0,
         "max": rounds[-1] if rounds else 0,
         "histogram": {str(k): v for k, v in sorted(Counter(rounds).items())},
         "seconds_per_round": spr,
-        "minutes_mean": (mean(rounds) if rounds else 0.0) * spr / 60,
+        "minutes_mean": mean * spr / 60,
         "minutes_median": quantile(rounds, 0.5) * spr / 60,
         "minutes_p90": quantile(rounds, 0.9) * spr / 60,
     }

@@ -1,7 +1,7 @@
 """One simulated game: seats, bots, the engine loop, and the game's summary.
 
 The simulator runs the engine itself, so after the game it reads the full event log to
-count what happened (:func:`summarize`); nothing from the log is ever given to a bot.
+count what happened (:class:`GameFacts`); nothing from the log is ever given to a bot.
 """
 
 from __future__ import annotations
@@ -53,10 +53,18 @@ def play_game(cfg: SimConfig, index: int, *, bots: tuple[str, ...] | None = None
               stream: str = "game", rules=None) -> dict[str, Any]:
     """Play game ``index`` of ``cfg`` (seed from the master seed and the index) and return its
     summary. ``bots`` overrides ``cfg.bots`` (one name per player)."""
+    return play_facts(cfg, index, bots=bots, stream=stream, rules=rules).summary()
+
+
+def play_facts(cfg: SimConfig, index: int, *, bots: tuple[str, ...] | None = None,
+               stream: str = "game", rules=None) -> GameFacts:
+    """:func:`play_game`'s game, its :class:`GameFacts` (what the report counts: the
+    simulator's workers count these, no summary made)."""
     rules = rules or cfg.rules()
     n = cfg.players
     seed = cfg.game_seed(index, stream)
-    g = setup_overrides.start(n, seed, rules)
+    # quiet: no log written; the events the summary reads kept as the game plays
+    g = setup_overrides.start(n, seed, rules, quiet=True, keep=READ_KINDS)
     parent = g.s.parent  # public (the setup event names it); read directly, no view built
     seat_of = seats_of(n, parent, index)
     fixed = {seat_of[k]: (m, s) for k, m, s in cfg.fixed}
@@ -69,8 +77,8 @@ def play_game(cfg: SimConfig, index: int, *, bots: tuple[str, ...] | None = None
     # an AttributeError inside for every other bot)
     full = [isinstance(a, FullStateHeuristicBot) for a in agents]
     if not any(full):   # the bots-only fast path: each bot reads its own view or none
-        g.play_bots(agents, keep_log=True)   # the summary reads the log
-        return summarize(g, seat_of, names, index, seed)
+        g.play_bots(agents)
+        return GameFacts(g, seat_of, names, index, seed)
     needs = [a.needs_view for a in agents]
     seen = [getattr(a, "reads_seen", False) for a in agents]
     pending, submit = g.pending, g.submit
@@ -87,103 +95,141 @@ def play_game(cfg: SimConfig, index: int, *, bots: tuple[str, ...] | None = None
             else:
                 view = None
             submit(seat, a.choose(view, d))
-    return summarize(g, seat_of, names, index, seed)
+    return GameFacts(g, seat_of, names, index, seed)
 
 
-def summarize(g: Game, seat_of: list[int], names: Sequence[str], index: int,
-              seed: int) -> dict[str, Any]:
-    """What the report needs from one finished game, read from its full event log."""
-    n = g.players
-    result = g.result
-    assert result is not None, "summarize a finished game"
-    player_at = {seat: k for k, seat in enumerate(seat_of)}
-    masters = [""] * n
-    servants = [""] * n
-    reveal: list[int | None] = [None] * n
-    rnd = 0
-    battles = 0
-    kinds: dict[str, int] = {}
-    abilities: dict[str, int] = {}
-    losses: dict[tuple[str, str], int] = {}
-    np_servant: dict[int, str] = {}
-    darkened = [False] * n
-    dark_with: list[str | None] = [None] * n
-    parent = 0
-    for e in g.s.log:   # as logged: no Event objects made
-        k: str = e[0]
-        read = _READ.get(k, _SKIP)   # (one look-up an event, then native int compares)
-        if read == _SKIP:
-            continue
-        if read == _ABILITY:
-            abilities[k] = abilities.get(k, 0) + 1
-            continue
-        if read == _BATTLE:
-            battles += 1
-            continue
-        if read == _BATTLE_KIND:
-            kinds[k] = kinds.get(k, 0) + 1
-            continue
-        if read == _ROUND:
-            rnd = logged_get(e, "round")
-        elif read == _SETUP:
-            parent = logged_get(e, "parent")
-        elif read == _DRAFT_KEPT:
-            if rnd == 0:
-                held = masters if logged_get(e, "kind") == "master" else servants
-                held[logged_get(e, "seat")] = logged_get(e, "card")
-        elif read == _DEALT:
-            if rnd == 0:
-                seat = logged_get(e, "seat")
-                masters[seat], servants[seat] = logged_get(e, "master"), logged_get(e, "servant")
-        elif read == _FLIP:
-            if logged_get(e, "what") == "master":
+class GameFacts:
+    """What the report counts of one finished game (``seat_of[k]``: simulation player
+    ``k``'s seat, ``names[k]``: its bot), read in one pass from the game's log — from the
+    events it kept, for a game that keeps only some kinds (:func:`play_facts`' game keeps
+    :data:`READ_KINDS`): the result, each seat's first master and servant, the round its
+    master was first revealed, the servant a darkened seat drew, the battles, ability uses
+    and losses. :meth:`summary` is the JSON-ready summary;
+    :meth:`fuyuki.sim.tally.Tally.add_facts` counts the facts themselves."""
+
+    def __init__(self, g: Game, seat_of: list[int], names: Sequence[str], index: int,
+                 seed: int) -> None:
+        n = g.players
+        result = g.result
+        assert result is not None, "the facts of a finished game"
+        self.index, self.seed, self.n = index, seed, n
+        self.names = names
+        self.player_at = [0] * n
+        for player in range(n):
+            self.player_at[seat_of[player]] = player
+        self.rounds: int = result["rounds"]
+        self.reason: str = result["reason"]
+        self.draw = bool(result["draw"])
+        self.winners: list[int] = result["winners"]
+        self.gems: list[int] = result["gems"]
+        masters = [""] * n
+        servants = [""] * n
+        reveal: list[int | None] = [None] * n
+        rnd = 0
+        battles = 0
+        kinds: dict[str, int] = {}
+        abilities: dict[str, int] = {}
+        losses: dict[tuple[str, str], int] = {}
+        np_servant: dict[int, str] = {}
+        darkened = [False] * n
+        dark_with: list[str | None] = [None] * n
+        parent = 0
+        for e in (g.kept if g.keep is not None else g.s.log):   # as logged: no Event objects
+            k: str = e[0]
+            read = _READ.get(k, _SKIP)   # (one look-up an event, then native int compares)
+            if read == _SKIP:
+                continue
+            if read == _ABILITY:
+                abilities[k] = abilities.get(k, 0) + 1
+                continue
+            if read == _BATTLE:
+                battles += 1
+                continue
+            if read == _BATTLE_KIND:
+                kinds[k] = kinds.get(k, 0) + 1
+                continue
+            if read == _ROUND:
+                rnd = logged_get(e, "round")
+            elif read == _SETUP:
+                parent = logged_get(e, "parent")
+            elif read == _DRAFT_KEPT:
+                if rnd == 0:
+                    held = masters if logged_get(e, "kind") == "master" else servants
+                    held[logged_get(e, "seat")] = logged_get(e, "card")
+            elif read == _DEALT:
+                if rnd == 0:
+                    seat = logged_get(e, "seat")
+                    masters[seat] = logged_get(e, "master")
+                    servants[seat] = logged_get(e, "servant")
+            elif read == _FLIP:
+                if logged_get(e, "what") == "master":
+                    seat = logged_get(e, "seat")
+                    if reveal[seat] is None:
+                        reveal[seat] = rnd
+            elif read == _NEW_MASTER_UP:
                 seat = logged_get(e, "seat")
                 if reveal[seat] is None:
                     reveal[seat] = rnd
-        elif read == _NEW_MASTER_UP:
-            seat = logged_get(e, "seat")
-            if reveal[seat] is None:
-                reveal[seat] = rnd
-        elif read == _NP_RESOLVES:
-            servant = logged_get(e, "servant")
-            np_servant[logged_get(e, "seat")] = servant
-            label = "np:" + servant
-            abilities[label] = abilities.get(label, 0) + 1
-        elif read == _DARKEN:   # an ability event, counted, and read
-            abilities[k] = abilities.get(k, 0) + 1
-            darkened[logged_get(e, "seat")] = True
-        elif read == _NEW_SERVANT:
-            seat = logged_get(e, "seat")
-            if darkened[seat] and dark_with[seat] is None:
-                dark_with[seat] = logged_get(e, "card")
-        elif read == _LOST:
-            cause = logged_get(e, "cause")
-            label = f"np:{np_servant.get(logged_get(e, 'source'), '?')}" if cause == "np" else cause
-            key = (label, logged_get(e, "what"))
-            losses[key] = losses.get(key, 0) + 1
-    winners = result["winners"]
-    draw = bool(result["draw"])
-    return {
-        "i": index,
-        "seed": seed,
-        "parent": parent,
-        "rounds": result["rounds"],
-        "reason": result["reason"],
-        "draw": draw,
-        "seats": [{"player": player_at[seat], "bot": names[player_at[seat]],
-                   "offset": (seat - parent) % n, "master": masters[seat],
-                   "servant": servants[seat], "win": (not draw and seat in winners),
-                   "shared": draw and seat in winners, "gems": result["gems"][seat],
-                   "reveal": reveal[seat], "dark_with": dark_with[seat]}
-                  for seat in range(n)],
-        "battles": battles,
-        "kinds": kinds,
-        "abilities": abilities,
-        "losses": [[label, what, c] for (label, what), c in sorted(losses.items())],
-    }
+            elif read == _NP_RESOLVES:
+                servant = logged_get(e, "servant")
+                np_servant[logged_get(e, "seat")] = servant
+                label = "np:" + servant
+                abilities[label] = abilities.get(label, 0) + 1
+            elif read == _DARKEN:   # an ability event, counted, and read
+                abilities[k] = abilities.get(k, 0) + 1
+                darkened[logged_get(e, "seat")] = True
+            elif read == _NEW_SERVANT:
+                seat = logged_get(e, "seat")
+                if darkened[seat] and dark_with[seat] is None:
+                    dark_with[seat] = logged_get(e, "card")
+            elif read == _LOST:
+                cause = logged_get(e, "cause")
+                label = (f"np:{np_servant.get(logged_get(e, 'source'), '?')}" if cause == "np"
+                         else cause)
+                key = (label, logged_get(e, "what"))
+                losses[key] = losses.get(key, 0) + 1
+        self.parent, self.battles, self.kinds, self.abilities = parent, battles, kinds, abilities
+        self.masters, self.servants, self.reveal, self.dark_with = (masters, servants, reveal,
+                                                                    dark_with)
+        #: ``(cause label, "servant"/"master")`` and its count, sorted
+        self.losses = sorted(losses.items())
+
+    def seat(self, seat: int) -> tuple[Any, ...]:
+        """``seat``'s properties: ``(master, servant, offset from the first parent, player,
+        bot, dark_with, reveal round)`` (the key the report's counts are kept by)."""
+        player = self.player_at[seat]
+        return (self.masters[seat], self.servants[seat], (seat - self.parent) % self.n, player,
+                self.names[player], self.dark_with[seat], self.reveal[seat])
+
+    def won(self, seat: int) -> bool:
+        """Whether ``seat`` won alone (not in a draw)."""
+        return not self.draw and seat in self.winners
+
+    def summary(self) -> dict[str, Any]:
+        """The game's JSON-ready summary."""
+        seats = []
+        for seat in range(self.n):
+            master, servant, offset, player, bot, dark_with, reveal = self.seat(seat)
+            seats.append({"player": player, "bot": bot, "offset": offset, "master": master,
+                          "servant": servant, "win": self.won(seat),
+                          "shared": self.draw and seat in self.winners,
+                          "gems": self.gems[seat], "reveal": reveal, "dark_with": dark_with})
+        return {
+            "i": self.index,
+            "seed": self.seed,
+            "parent": self.parent,
+            "rounds": self.rounds,
+            "reason": self.reason,
+            "draw": self.draw,
+            "seats": seats,
+            "battles": self.battles,
+            "kinds": self.kinds,
+            "abilities": self.abilities,
+            "losses": [[label, what, c] for (label, what), c in self.losses],
+        }
 
 
-# what summarize does with each kind of event (a kind not in _READ: nothing — the draws,
+# what GameFacts does with each kind of event (a kind not in _READ: nothing — the draws,
 # the most frequent, among them); Final: C constants in the compiled build
 _SKIP: Final = 0
 _ABILITY: Final = 1        # counted as a use of an ability (ABILITY_EVENTS)
@@ -204,5 +250,7 @@ _READ: Final[dict[str, int]] = {
     "battle": _BATTLE, "round": _ROUND, "setup": _SETUP, "draft_kept": _DRAFT_KEPT,
     "dealt": _DEALT, "flip": _FLIP, "new_master_up": _NEW_MASTER_UP,
     "np_resolves": _NP_RESOLVES, "darken": _DARKEN, "new_servant": _NEW_SERVANT, "lost": _LOST}
+#: the kinds of event :class:`GameFacts` reads (all a simulated game keeps: Game.keep)
+READ_KINDS: Final = frozenset(_READ)
 assert [k for k in ABILITY_EVENTS if _READ[k] != _ABILITY] == ["darken"], \
-    "an ability event that summarize also reads must be counted where it is read, like darken"
+    "an ability event that GameFacts also reads must be counted where it is read, like darken"

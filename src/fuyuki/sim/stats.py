@@ -38,6 +38,16 @@ def two_proportion(k1: int, n1: int, k2: int, n2: int) -> tuple[float, float]:
     return z, min(1.0, 2 * normal_sf(abs(z)))
 
 
+def int_mean(values: list[int]) -> float:
+    """The mean of integers as :func:`statistics.mean` gives it (an int when exact, else the
+    correctly rounded float; 0.0 for none) without its exact fractions, which cost about
+    0.3 µs a value."""
+    if not values:
+        return 0.0
+    total, n = sum(values), len(values)
+    return total // n if total % n == 0 else total / n
+
+
 def quantile(sorted_values: list[float], q: float) -> float:
     """The ``q`` quantile of already sorted values, linear interpolation (numpy's default)."""
     if not sorted_values:

@@ -1,19 +1,22 @@
 """The report's counts, kept as games end — in the worker that plays them.
 
-A :class:`Tally` takes one game's summary (:func:`fuyuki.sim.play.summarize`) at a time and
-keeps only what the report needs: ``[seats, wins]`` by a seat's properties (master, servant,
-offset, player, bot, dark_with, reveal round: one count a seat, spread into the tables of
-:data:`TABLES` when the report is made), the game lengths, and the counts of battles,
-abilities, losses and end reasons. Workers send
-their chunk's tally (as :meth:`Tally.state`, plain data) instead of every summary, and the
-parent merges them in chunk order. Every count is an integer and every key keeps the place it
-was first seen in, so the report is the same whatever the number of workers (one pass over
-the games, counted where they are played).
+A :class:`Tally` takes one game at a time — its facts (:class:`fuyuki.sim.play.GameFacts`) or
+its summary — and keeps only what the report needs: ``[seats, wins]`` by a seat's properties
+(master, servant, offset, player, bot, dark_with, reveal round: one count a seat, spread into
+the tables of :data:`TABLES` when the report is made), the game lengths, and the counts of
+battles, abilities, losses and end reasons. Workers send their chunk's tally (as
+:meth:`Tally.state`, plain data) instead of every summary, and the parent merges them in chunk
+order. Every count is an integer and every key keeps the place it was first seen in, so the
+report is the same whatever the number of workers (one pass over the games, counted where
+they are played).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from fuyuki.sim.play import GameFacts
 
 #: the report's tables of win rates by a seat's property
 TABLES = ("masters", "servants", "pairs", "offsets", "by_player", "by_bot", "dark_with",
@@ -47,26 +50,41 @@ class Tally:
         self.losses: dict[str, dict[str, int]] = {}   # cause → {"servant"/"master": count}
 
     def add(self, g: dict[str, Any]) -> None:
-        """Count one game's summary."""
-        self.games += 1
-        if g["draw"]:
-            self.draws += 1
+        """Count one game's summary (:meth:`fuyuki.sim.play.GameFacts.summary`)."""
+        self._game(g["draw"], g["rounds"], g["reason"], g["battles"], g["kinds"],
+                   g["abilities"])
         seats = self.seats
         for seat in g["seats"]:
             _count(seats, (seat["master"], seat["servant"], seat["offset"], seat["player"],
                            seat["bot"], seat["dark_with"], seat["reveal"]),
                    1, 1 if seat["win"] else 0)
-        self.rounds.append(g["rounds"])
-        _add(self.reasons, g["reason"], 1)
-        b: int = g["battles"]
-        self.battle_total += b
-        _add(self.battles, b, 1)
-        for kind, c in g["kinds"].items():
-            _add(self.kinds, kind, c)
-        for event, c in g["abilities"].items():
-            _add(self.abilities, event, c)
         for label, what, c in g["losses"]:
             _add(self.losses.setdefault(label, {}), what, c)
+
+    def add_facts(self, f: GameFacts) -> None:
+        """Count one game from its facts: what :meth:`add` counts of their summary, without
+        the summary made (the simulator's workers)."""
+        self._game(f.draw, f.rounds, f.reason, f.battles, f.kinds, f.abilities)
+        seats = self.seats
+        for seat in range(f.n):
+            _count(seats, f.seat(seat), 1, 1 if f.won(seat) else 0)
+        for (label, what), c in f.losses:
+            _add(self.losses.setdefault(label, {}), what, c)
+
+    def _game(self, draw: bool, rounds: int, reason: str, battles: int, kinds: dict[str, int],
+              abilities: dict[str, int]) -> None:
+        """Count a game's length, end and events (:meth:`add` and :meth:`add_facts`)."""
+        self.games += 1
+        if draw:
+            self.draws += 1
+        self.rounds.append(rounds)
+        _add(self.reasons, reason, 1)
+        self.battle_total += battles
+        _add(self.battles, battles, 1)
+        for kind, c in kinds.items():
+            _add(self.kinds, kind, c)
+        for event, c in abilities.items():
+            _add(self.abilities, event, c)
 
     def merge(self, other: Tally) -> None:
         """Add the counts of ``other`` (games played after this tally's games)."""
