@@ -34,14 +34,13 @@ and gives the bid scores, bit for bit, that it did before.
 
 from __future__ import annotations
 
-import _random
 import math
-import random
 from typing import Any, ClassVar, Final
 
 from mypy_extensions import mypyc_attr
 
 from fuyuki.core.protocol import Decision, NativeBot
+from fuyuki.core.rng import Rng, stream
 from fuyuki.sbb.cards import (ACTION, COLOURS, N_COLOURS, CardSet, CardTable, Servant,
                                card_table, card_value)
 from fuyuki.sbb.state import falses, zeros
@@ -174,7 +173,10 @@ class HeuristicBot(NativeBot):
     blind_kinds: ClassVar[frozenset[str]] = frozenset({"draft_master", "draft_servant"})
 
     def __init__(self, seed: int = 0, cards: CardSet | None = None) -> None:
-        self._rng = _seeded_random(seed)
+        # RNG version 2 (fuyuki.core.rng.Stream): seeding a Mersenne Twister cost each bot
+        # about 31,000 instructions, near a tenth of a heuristic game for its four bots, for
+        # a few dozen draws (the noise on its bids and its extra gem)
+        self._rng: Rng = stream(seed, "heuristic", 2)
         self._random = self._rng.random
         self._cards = cards
         self._table: CardTable | None = None
@@ -195,13 +197,13 @@ class HeuristicBot(NativeBot):
         self._has_land_of: list[int] | None = None
 
     @property
-    def rng(self) -> random.Random:
+    def rng(self) -> Rng:
         """The bot's random numbers (the noise on its bids and its extra gem; the hard bot's
         search and the learned policy set their own)."""
         return self._rng
 
     @rng.setter
-    def rng(self, rng: random.Random) -> None:
+    def rng(self, rng: Rng) -> None:
         # (its ``random`` bound once: looked up by name, it is a new bound method each time)
         self._rng = rng
         self._random = rng.random
@@ -844,17 +846,6 @@ class HeuristicBot(NativeBot):
             if (all_sortie or i in nps) and totals[k] == best:
                 winners.append(i)
         return winners, not all_sortie
-
-def _seeded_random(seed: int) -> random.Random:
-    """``random.Random(seed)``, the same generator state for state, made without running
-    ``Random.__init__`` and ``Random.seed`` as Python code: for an int seed they only hand
-    it to the C seeding (``_random.Random.seed``) and clear ``gauss_next`` — about 4,000
-    instructions of a bot's 37,000 (a new game makes four bots)."""
-    rng = random.Random.__new__(random.Random)
-    _random.Random.seed(rng, seed)
-    rng.gauss_next = None   # type: ignore[attr-defined]  # (set by Random.__init__ in random.py)
-    return rng
-
 
 def _gems_of(land_colours: list[int], land_gems: list[int]) -> list[int]:
     """The gems on each colour's land (by the colour's index; 0 for no land), from each
