@@ -1,7 +1,8 @@
 """One simulated game: seats, bots, the engine loop, and the game's summary.
 
-The simulator runs the engine itself, so after the game it reads the full event log to
-count what happened (:class:`GameFacts`); nothing from the log is ever given to a bot.
+The simulator runs the engine itself, so after the game it reads the events it counts —
+kept as the game plays, the rest of the log never written — to count what happened
+(:class:`GameFacts`); nothing from the log is ever given to a bot.
 """
 
 from __future__ import annotations
