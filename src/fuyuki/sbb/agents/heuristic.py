@@ -29,7 +29,9 @@ from one reading; the card facts come from the card set's
 :class:`~fuyuki.sbb.cards.CardTable` and :class:`CardFacts`, built once per card set. The
 arithmetic is the same, operation for operation (or, for the chances, sums of 1s and halves,
 exact in any order): ``tests/sbb/test_bot_choices.py`` checks that the bot makes the choices
-and gives the bid scores, bit for bit, that it did before.
+and gives the bid scores, bit for bit, that it did before (recorded again once, when its
+noise moved from a Mersenne Twister to RNG version 2's stream: its choices, not its rating,
+changed).
 """
 
 from __future__ import annotations
