@@ -41,11 +41,11 @@ def count_chunk(cfg: SimConfig, jobs: list[Job]) -> tuple[Any, ...]:
     from fuyuki.sim.play import play_facts
 
     rules = cfg.rules()
-    t = Tally()
+    counts = Tally()
     with cycle_collector_paused():
         for stream, bots, i in jobs:
-            t.add_facts(play_facts(cfg, i, bots=bots, stream=stream, rules=rules))
-    return t.state()
+            counts.add_facts(play_facts(cfg, i, bots=bots, stream=stream, rules=rules))
+    return counts.state()
 
 
 @contextmanager
