@@ -24,7 +24,15 @@ the compiled build (``fuyuki.compiled()``), which is what the speed targets are 
   ratio is lower: the engine's compiled Python runs fewer instructions a cycle than
   OpenSpiel's C++).
 
-Needs ``valgrind`` (``apt-get install valgrind``); a game under callgrind runs ~50× slower.
+``--cycles``: run under ``valgrind --tool=cachegrind --cache-sim=yes`` instead, and print
+beside the instructions an *estimated cycle count*, the formula of iai-callgrind: L1 hits + 5 ×
+last-level hits + 35 × memory reads, from cachegrind's simulated caches (first-level
+instruction and data caches and the last level, sized as this machine's). Still load-proof,
+and it sees what the instruction count cannot: code and data that a game evicts and the next
+one must fetch again (a game of compiled Python touches far more code than goofspiel's loop).
+
+Needs ``valgrind`` (``apt-get install valgrind``); a game under callgrind runs ~50× slower
+(under cachegrind's cache simulation, ~100×).
 """
 
 from __future__ import annotations
@@ -63,9 +71,10 @@ def play(path: str, bots: str, games: int) -> None:
             count_jobs(cfg, [("game", None, c * 10 + k) for k in range(10)])
 
 
-def count(path: str, bots: str, games: int) -> int:
-    """Instructions of this program playing ``games`` games (and the warm-up) under valgrind
-    (``path`` cli: of the command playing ``games`` games)."""
+def count(path: str, bots: str, games: int, cycles: bool = False) -> tuple[int, int]:
+    """Instructions and (``cycles``) estimated cycles, else 0, of this program playing
+    ``games`` games (and the warm-up) under valgrind (``path`` cli: of the command playing
+    ``games`` games)."""
     if path == "cli":
         cmd = [sys.executable, "-m", "fuyuki.cli.main", "simulate", "--games", str(games),
                "--workers", "1", "--bots", bots, "--gap-games", "0", "--seed", "1", "--json",
@@ -73,15 +82,35 @@ def count(path: str, bots: str, games: int) -> int:
     else:
         cmd = [sys.executable, __file__, "--child", "--path", path, "--bots", bots, "--games",
                str(games)]
+    tool = (["--tool=cachegrind", "--cache-sim=yes", "--cachegrind-out-file={}/cg.out"]
+            if cycles else ["--tool=callgrind", "--callgrind-out-file={}/cg.out"])
     with tempfile.TemporaryDirectory() as tmp:
         out = subprocess.run(
-            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/cg.out", *cmd],
+            ["valgrind", *[t.format(tmp) for t in tool], *cmd],
             capture_output=True, text=True, check=True,
             env={**os.environ, "PYTHONHASHSEED": os.environ.get("PYTHONHASHSEED", "0")})
-    m = re.search(r"Collected : (\d+)", out.stderr)
-    if m is None:
-        raise SystemExit(f"no instruction count from valgrind:\n{out.stderr[-2000:]}")
-    return int(m.group(1))
+    if not cycles:
+        m = re.search(r"Collected : (\d+)", out.stderr)
+        if m is None:
+            raise SystemExit(f"no instruction count from valgrind:\n{out.stderr[-2000:]}")
+        return int(m.group(1)), 0
+    return estimated_cycles(out.stderr)
+
+
+def estimated_cycles(summary: str) -> tuple[int, int]:
+    """Instructions and estimated cycles from cachegrind's summary: L1 hits + 5 × last-level
+    hits + 35 × memory reads (the formula of iai-callgrind)."""
+    def total(label: str) -> int:
+        m = re.search(label.replace(" ", r"\s+") + r":\s+([\d,]+)", summary)
+        if m is None:
+            raise SystemExit(f"no '{label}' in cachegrind's summary:\n{summary[-2000:]}")
+        return int(m.group(1).replace(",", ""))
+
+    refs = total("I refs") + total("D refs")
+    l1_misses = total("I1 misses") + total("D1 misses")
+    ll_misses = total("LLi misses") + total("LLd misses")
+    return (total("I refs"),
+            (refs - l1_misses) + 5 * (l1_misses - ll_misses) + 35 * ll_misses)
 
 
 def main() -> None:
@@ -89,6 +118,8 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=300)
     ap.add_argument("--bots", default="random", help="random or heuristic")
     ap.add_argument("--path", choices=("api", "sim", "cli", "goofspiel"), default="api")
+    ap.add_argument("--cycles", action="store_true",
+                    help="also estimated cycles, from cachegrind's cache simulation")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.child:
@@ -102,11 +133,13 @@ def main() -> None:
 
     print(f"build: {describe()}")
     if a.path == "cli":   # the command's marginal cost: N more games than a run of N
-        base, full = count(a.path, a.bots, a.games), count(a.path, a.bots, 2 * a.games)
+        sizes = (a.games, 2 * a.games)
     else:
-        base, full = count(a.path, a.bots, 0), count(a.path, a.bots, a.games)
+        sizes = (0, a.games)
+    (i0, c0), (i1, c1) = (count(a.path, a.bots, n, a.cycles) for n in sizes)
     what = "" if a.path == "goofspiel" else f" {a.bots}"
-    print(f"{a.path}{what}: {(full - base) / a.games:,.0f} instructions per 4-player game "
+    cyc = f", {(c1 - c0) / a.games:,.0f} estimated cycles" if a.cycles else ""
+    print(f"{a.path}{what}: {(i1 - i0) / a.games:,.0f} instructions{cyc} per 4-player game "
           f"({a.games} games)")
 
 

@@ -29,6 +29,29 @@ def test_derive_seeds_are_distinct_64_bit_and_depend_on_name_and_seed():
     assert derive_seed(7, "bots") not in seeds
 
 
+@given(seed=st.one_of(st.integers(-(2**70), 2**70), st.text()), name=st.text(),
+       count=st.integers(1, 20))
+def test_derived_seeds_are_hashlibs_sha256_and_shake_256(seed, name, count):
+    """The seeds come from CPython's own SHA-256 and SHAKE-256 where there are (cheaper with
+    cold caches than OpenSSL's): the same digests as hashlib's."""
+    data = f"{seed}\x1f{name}".encode()
+    assert derive_seed(seed, name) == int.from_bytes(hashlib.sha256(data).digest()[:8], "big")
+    shake = hashlib.shake_256(data).digest(8 * count)
+    assert derive_seeds(seed, name, count) == [int.from_bytes(shake[8 * i:8 * i + 8], "big")
+                                               for i in range(count)]
+
+
+def test_seeds_are_hashed_by_cpythons_own_implementations_where_there_are():
+    import importlib.util
+
+    from fuyuki.core import rng
+
+    own_sha256 = any(importlib.util.find_spec(m) for m in ("_sha256", "_sha2"))
+    assert (rng._SHA256 is not hashlib.sha256) == own_sha256
+    assert (rng._SHAKE256 is not hashlib.shake_256) == bool(importlib.util.find_spec("_sha3"))
+    assert rng._builtin_hash(("no_such_module",), "sha256", hashlib.sha256) is hashlib.sha256
+
+
 def _xoshiro128ss(state, count):
     """The reference xoshiro128** (Blackman and Vigna), written with plain multiplications."""
     s = list(state)

@@ -147,13 +147,16 @@ def test_a_changed_state_and_an_early_stop_raise_the_stop_not_the_log():
 def test_a_quiet_game_keeps_the_events_of_its_keep_kinds_as_the_log_has_them(edition, mode, n):
     """Game.keep (the simulator's games): a quiet game writes no log but keeps the events of
     the kinds asked for — exactly the full log's events of those kinds, in its order, from
-    the setup's on; the draws among them when asked."""
-    for seed in range(8):
+    the setup's on; the draws among them when asked, and the events whose data a step makes
+    only for a game that writes them (Game.logs: the totals, the reveal, the gems placed...)."""
+    kinds = [{"setup", "dealt", "draft_kept", "round", "flip", "draw", "lost"},
+             {"battle", "np_resolves", "darken", "new_servant", "totals"},
+             {"gems_placed", "reveal", "draws"}]
+    for seed in range(9):
         rules = load_rules(edition, mode)
         if n not in rules.players:
             pytest.skip(f"{edition}/{mode} does not seat {n}")
-        keep = frozenset({"setup", "dealt", "draft_kept", "round", "flip", "draw", "lost"}
-                         if seed % 2 else {"battle", "np_resolves", "darken", "new_servant"})
+        keep = frozenset(kinds[seed % 3])
         g = setup_overrides.start(n, seed, rules, quiet=True, keep=keep)
         setup_overrides.deal(g)
         g.play_bots(_bots(n, seed, rules))

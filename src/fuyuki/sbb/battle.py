@@ -44,7 +44,8 @@ def step_battle(g: Game, li: int, parts: tuple[int, ...]) -> None:
             g.log(("misfire", None, MISFIRE, seat, land))
         return
     s.phase = "battle"
-    g.log(("battle", None, BATTLE, land, list(parts)))
+    if g.logs("battle"):
+        g.log(("battle", None, BATTLE, land, list(parts)))
     asks = {}
     for seat in parts:
         offer = g.ab(seat).battle_offer(g, seat, land)
@@ -132,7 +133,9 @@ def step_battle_fight(g: Game, li: int, parts: tuple[int, ...], offers: Answers)
             nps.append(p)
     all_sortie = not nps
     totals = zeros(s.n)   # by seat: each participant's total (lists: indexed natively)
-    # what each total is made of, and the totals and kinds by seat, for the log
+    # what each total is made of, and the totals and kinds by seat, for the event (made only
+    # when it is written)
+    shown = g.logs("totals")
     terms: dict[str, list[list[Any]]] = {}
     shown_totals: dict[str, int] = {}
     kinds: dict[str, str] = {}
@@ -140,7 +143,7 @@ def step_battle_fight(g: Game, li: int, parts: tuple[int, ...], offers: Answers)
         sv = g.servant_card(p)
         bid = s.bids[p]
         power = g.power(p)
-        term: list[list[Any]] = [[t.names[bid], t.value[bid]], [sv.id, power]]
+        term: list[list[Any]] = [[t.names[bid], t.value[bid]], [sv.id, power]] if shown else []
         total = t.value[bid] + power
         if bonus[p]:
             term.append(["jewel", bonus[p]])
@@ -154,11 +157,13 @@ def step_battle_fight(g: Game, li: int, parts: tuple[int, ...], offers: Answers)
             term.append([ab.kind, extra])
             total += extra
         totals[p] = total
-        key = seat_key(p)
-        terms[key] = term
-        shown_totals[key] = total
-        kinds[key] = "np" if as_np[p] else "sortie"
-    g.log(("totals", None, TOTALS, land_card.id, shown_totals, kinds, terms))
+        if shown:
+            key = seat_key(p)
+            terms[key] = term
+            shown_totals[key] = total
+            kinds[key] = "np" if as_np[p] else "sortie"
+    if shown:
+        g.log(("totals", None, TOTALS, land_card.id, shown_totals, kinds, terms))
     if nps and sorties:
         g.log(("case1", None, CASE1, land_card.id, sorties))
         if len(nps) == 1:

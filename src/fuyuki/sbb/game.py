@@ -273,6 +273,11 @@ class Game:
         elif self.keep is not None and _kind in self.keep:
             self.kept.append((_kind, to, None, data))
 
+    def logs(self, kind: str) -> bool:
+        """Whether an event of ``kind`` is written (a game that logs, or a quiet one that
+        keeps that kind): a step asks before it builds data only an event carries."""
+        return not self.quiet or self.keep is not None and kind in self.keep
+
     def log(self, event: tuple[Any, ...]) -> None:
         """:meth:`emit` for the most frequent events, given as one tuple ``(kind, to, keys,
         *values)``: the audience (None: everyone), the data's keys (a constant of the module
@@ -451,9 +456,7 @@ class Game:
         """One public event with who drew (``seats``, in the order they drew) and their hand
         sizes, one private event per seat with the ids of the cards it drew (``cards[i]``:
         ``seats[i]``'s). Both lists become event data: the caller makes them for this call."""
-        keep = self.keep
-        if not seats or self.quiet and (keep is None or "draw" not in keep
-                                        and "draws" not in keep):
+        if not seats or not (self.logs("draws") or self.logs("draw")):
             return
         hand = self.s.hand
         for i in range(len(seats)):

@@ -46,7 +46,8 @@ def step_round_start(g: Game) -> None:
         if s.pool > 0 or r.unlimited_gems:
             s.gems_on[li] = s.gems_on[li] + 1
             s.pool -= 0 if r.unlimited_gems else 1  # 聖杯大戦争: the pool never runs out
-    g.log(("gems_placed", None, GEMS_PLACED, list(s.gems_on)))
+    if g.logs("gems_placed"):
+        g.log(("gems_placed", None, GEMS_PLACED, list(s.gems_on)))
     if s.pool > 0 or r.unlimited_gems:
         g.ask({s.parent: g.gem_decision()}, PLACE_EXTRA)
     else:
@@ -90,7 +91,8 @@ def step_reveal(g: Game, answers: Answers) -> None:
         card = t.ids[name]
         remove_card(s.hand[seat], card)
         s.bids[seat] = card
-    g.log(("reveal", None, REVEAL, [t.names[c] if c else None for c in s.bids]))
+    if g.logs("reveal"):
+        g.log(("reveal", None, REVEAL, [t.names[c] if c else None for c in s.bids]))
     # every master and servant of a player in any battle turns face up, before any battle:
     # battle by battle in the order of their first bidders from the parent, each from the
     # parent to the left

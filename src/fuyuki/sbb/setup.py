@@ -134,7 +134,8 @@ def step_draft_picked(g: Game, kind: str, order: tuple[int, ...], i: int, pack: 
         s.master[seat] = card
     else:
         s.servant[seat] = card
-    g.log(("draft_kept", only(seat), DRAFT_KEPT, kind, seat, kept, [names[c] for c in pack]))
+    if g.logs("draft_kept"):
+        g.log(("draft_kept", only(seat), DRAFT_KEPT, kind, seat, kept, [names[c] for c in pack]))
     g.log(("draft_pass", None, DRAFT_PASS, kind, seat, len(pack) - 1))
     rest = tuple(c for c in pack if c != card)
     if i + 1 < len(order) and rest:

@@ -66,18 +66,20 @@ def deal(game: Game, fixed: Mapping[int, tuple[str, str]] | None = None,
     s, r = game.s, game.rules
     if s.phase != "setup" or s.asking or not any(op[0] in _REPLACED for op in s.stack):
         raise IllegalAction("not_at_setup", "the setup hook works only right after start()")
-    _check_fixed(fixed, s.n, list(r.masters), list(r.servants), r.set_aside)
-    ids = game.t.ids
-    for seat, (master, servant) in sorted(fixed.items()):
-        m, sv = ids[master], ids[servant]
-        for deck in (s.mdeck, s.mdisc):
-            if m in deck:
-                deck.remove(m)
-        s.sdeck.remove(sv)
-        s.master[seat], s.servant[seat] = m, sv
-        game.emit("dealt", to=(seat,), seat=seat, master=master, servant=servant, fixed=True)
-    free = tuple(seat for seat in s.order() if seat not in fixed)
-    if fixed or assign != r.deal:
+    if fixed:
+        _check_fixed(fixed, s.n, list(r.masters), list(r.servants), r.set_aside)
+        ids = game.t.ids
+        for seat, (master, servant) in sorted(fixed.items()):
+            m, sv = ids[master], ids[servant]
+            for deck in (s.mdeck, s.mdisc):
+                if m in deck:
+                    deck.remove(m)
+            s.sdeck.remove(sv)
+            s.master[seat], s.servant[seat] = m, sv
+            game.emit("dealt", to=(seat,), seat=seat, master=master, servant=servant,
+                      fixed=True)
+    if fixed or assign != r.deal:   # (else the setup's own steps stay, as they are)
+        free = tuple(seat for seat in s.order() if seat not in fixed)
         s.stack[:] = [new for op in s.stack for new in _replace(op, assign, free)]
     game.record.config["setup"] = {"assign": assign,
                                    "fixed": {str(k): list(v) for k, v in sorted(fixed.items())}}
