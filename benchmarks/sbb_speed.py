@@ -25,8 +25,10 @@ heuristic bots >= 0.3x, ``fuyuki simulate`` with 2 workers >= 1.8x one worker in
    slows a whole run cancels); printed for each of ``--cli-pairs`` pairs, their median, and
    the ratio from the fastest run of each size (other processes only slow a run down: the
    least disturbed runs, as ``timeit`` takes the least of its repeats). The default N is
-   20,000: with 8,000 the pairs of one run spread from 0.6 to 4.9, with 20,000 from 0.54 to
-   0.71 (runs of 3 s and more).
+   20,000 (runs of 3 s and more): with 8,000 the pairs of one run spread from 0.6 to 4.9.
+   Even so a pair is only as steady as the machine over its minute — with 20,000, pairs of
+   one run have spread from 0.54 to 0.71 and, in another, from 0.54 to 1.31 — so compare
+   medians over several runs, not one pair.
 3. **2 workers against 1**, in CPU terms: ``simulate`` in this process with N games; the rate
    is games / the busiest process's CPU time (the parent's own CPU, or each worker's share of
    the workers' CPU) — what the run would take with a core per process, whatever else the
