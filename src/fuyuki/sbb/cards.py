@@ -219,6 +219,8 @@ class CardTable:
             COLOURS.index(land.colour): [self.ids[c] for c in cs.actions_of(land.colour)]
             for land in cs.lands.values()}
         self._ids_cache: dict[tuple[str, ...], list[int]] = {}
+        #: each action deck made, by its lands: the rules' events it was made with, the deck
+        self._decks: dict[tuple[int, ...], tuple[tuple[str, ...], list[int]]] = {}
         #: what a reader derives once from this table, under the reader's name (the heuristic
         #: bot's rating facts: fuyuki.sbb.agents.heuristic.card_facts)
         self.derived: dict[str, Any] = {}
@@ -291,7 +293,12 @@ class CardTable:
 
     def action_deck(self, lands: list[int], events: tuple[str, ...]) -> list[int]:
         """:meth:`CardSet.action_deck` as ints: each land's colour's action cards, then the
-        events of ``events`` this card set has (unshuffled)."""
+        events of ``events`` this card set has (unshuffled). Made once for given lands and
+        events (the same rules' tuple): a new list is returned."""
+        key = tuple(lands)
+        got = self._decks.get(key)
+        if got is not None and got[0] is events:
+            return got[1].copy()
         deck: list[int] = []
         for land in lands:
             deck.extend(self.actions[self.colour[land]])
@@ -299,7 +306,8 @@ class CardTable:
             e = self.ids.get(name, NO_CARD)
             if self.kind[e] == EVENT:
                 deck.append(e)
-        return deck
+        self._decks[key] = (events, deck)
+        return deck.copy()
 
 
 _TABLES: dict[int, tuple[CardSet, CardTable]] = {}

@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 from fuyuki.core.errors import DataError
-from fuyuki.core.rng import derive_seed
 
 BOTS = ("random", "heuristic", "hard")
 _RULES_CACHE: dict[tuple, Any] = {}
@@ -68,9 +67,10 @@ class SimConfig:
         return _RULES_CACHE[key]
 
     def game_seed(self, index: int, stream: str = "game") -> int:
-        """The seed of game ``index``: a function of the master seed and the index only, so
-        results do not depend on how games are spread over workers."""
-        return derive_seed(self.seed, f"sim-{stream}-{index}") % (2**63)
+        """The seed of game ``index`` (:func:`fuyuki.sim.play.game_seed`)."""
+        from fuyuki.sim.play import game_seed
+
+        return game_seed(self.seed, index, stream)
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -10,12 +10,16 @@ from __future__ import annotations
 from typing import Any, Final, Sequence
 
 from fuyuki.core.errors import DataError
-from fuyuki.core.events import logged_get
-from fuyuki.core.rng import derive_seeds
+from fuyuki.core.events import Logged, logged_get
+from fuyuki.core.rng import derive_seed, derive_seeds
 from fuyuki.sbb import setup_overrides
+from fuyuki.sbb.battle import NP_RESOLVES
 from fuyuki.sbb.agents.heuristic import HeuristicBot
 from fuyuki.sbb.agents.random_bot import RandomBot
-from fuyuki.sbb.game import Game
+from fuyuki.sbb.game import FLIP, Game
+from fuyuki.sbb.losses import LOST, NEW_SERVANT
+from fuyuki.sbb.rounds import ROUND
+from fuyuki.sbb.setup import DRAFT_KEPT
 from fuyuki.sbb.view import build_seen
 from fuyuki.sim.analysis import FullStateHeuristicBot, full_view
 from fuyuki.sim.config import SimConfig
@@ -45,6 +49,13 @@ def make_agent(name: str, seed: int, rules, iterations: int | None = None):
     return make_bot(name, seed, rules, iterations)
 
 
+def game_seed(master: int, index: int, stream: str = "game") -> int:
+    """The seed of game ``index`` (of ``stream``) of a simulation whose master seed is
+    ``master`` (:meth:`SimConfig.game_seed`): a function of those alone, so results do not
+    depend on how games are spread over workers."""
+    return derive_seed(master, f"sim-{stream}-{index}") % (2**63)
+
+
 def seats_of(players: int, parent: int, index: int) -> list[int]:
     """The seat of each simulation player in game ``index`` (rotation from the first parent)."""
     return [(parent + k + index) % players for k in range(players)]
@@ -63,7 +74,7 @@ def play_facts(cfg: SimConfig, index: int, *, bots: tuple[str, ...] | None = Non
     simulator's workers count these, no summary made)."""
     rules = rules or cfg.rules()
     n = cfg.players
-    seed = cfg.game_seed(index, stream)
+    seed = game_seed(cfg.seed, index, stream)
     # quiet: no log written; the events the summary reads kept as the game plays
     g = setup_overrides.start(n, seed, rules, quiet=True, keep=READ_KINDS)
     parent = g.s.parent  # public (the setup event names it); read directly, no view built
@@ -150,21 +161,21 @@ class GameFacts:
                 kinds[k] = kinds.get(k, 0) + 1
                 continue
             if read == _ROUND:
-                rnd = logged_get(e, "round")
+                rnd = _at(e, ROUND, _ROUND_ROUND)
             elif read == _SETUP:
                 parent = logged_get(e, "parent")
             elif read == _DRAFT_KEPT:
                 if rnd == 0:
-                    held = masters if logged_get(e, "kind") == "master" else servants
-                    held[logged_get(e, "seat")] = logged_get(e, "card")
+                    held = masters if _at(e, DRAFT_KEPT, _KEPT_KIND) == "master" else servants
+                    held[_at(e, DRAFT_KEPT, _KEPT_SEAT)] = _at(e, DRAFT_KEPT, _KEPT_CARD)
             elif read == _DEALT:
                 if rnd == 0:
                     seat = logged_get(e, "seat")
                     masters[seat] = logged_get(e, "master")
                     servants[seat] = logged_get(e, "servant")
             elif read == _FLIP:
-                if logged_get(e, "what") == "master":
-                    seat = logged_get(e, "seat")
+                if _at(e, FLIP, _FLIP_WHAT) == "master":
+                    seat = _at(e, FLIP, _FLIP_SEAT)
                     if reveal[seat] is None:
                         reveal[seat] = rnd
             elif read == _NEW_MASTER_UP:
@@ -172,22 +183,22 @@ class GameFacts:
                 if reveal[seat] is None:
                     reveal[seat] = rnd
             elif read == _NP_RESOLVES:
-                servant = logged_get(e, "servant")
-                np_servant[logged_get(e, "seat")] = servant
+                servant = _at(e, NP_RESOLVES, _NP_SERVANT)
+                np_servant[_at(e, NP_RESOLVES, _NP_SEAT)] = servant
                 label = "np:" + servant
                 abilities[label] = abilities.get(label, 0) + 1
             elif read == _DARKEN:   # an ability event, counted, and read
                 abilities[k] = abilities.get(k, 0) + 1
                 darkened[logged_get(e, "seat")] = True
             elif read == _NEW_SERVANT:
-                seat = logged_get(e, "seat")
+                seat = _at(e, NEW_SERVANT, _NEW_SEAT)
                 if darkened[seat] and dark_with[seat] is None:
-                    dark_with[seat] = logged_get(e, "card")
+                    dark_with[seat] = _at(e, NEW_SERVANT, _NEW_CARD)
             elif read == _LOST:
-                cause = logged_get(e, "cause")
-                label = (f"np:{np_servant.get(logged_get(e, 'source'), '?')}" if cause == "np"
-                         else cause)
-                key = (label, logged_get(e, "what"))
+                cause = _at(e, LOST, _LOST_CAUSE)
+                label = (f"np:{np_servant.get(_at(e, LOST, _LOST_SOURCE), '?')}"
+                         if cause == "np" else cause)
+                key = (label, _at(e, LOST, _LOST_WHAT))
                 losses[key] = losses.get(key, 0) + 1
         self.parent, self.battles, self.kinds, self.abilities = parent, battles, kinds, abilities
         self.masters, self.servants, self.reveal, self.dark_with = (masters, servants, reveal,
@@ -251,6 +262,28 @@ _READ: Final[dict[str, int]] = {
     "battle": _BATTLE, "round": _ROUND, "setup": _SETUP, "draft_kept": _DRAFT_KEPT,
     "dealt": _DEALT, "flip": _FLIP, "new_master_up": _NEW_MASTER_UP,
     "np_resolves": _NP_RESOLVES, "darken": _DARKEN, "new_servant": _NEW_SERVANT, "lost": _LOST}
+
+
+def _at(e: Logged, keys: tuple[str, ...], i: int) -> Any:
+    """Datum ``keys[i]`` of the event ``e``: read at its place when ``e`` was logged with the
+    step's constant ``keys`` (``Game.log``: the frequent events), else by its name."""
+    return e[3 + i] if e[2] is keys else logged_get(e, keys[i])
+
+
+# the places of the data GameFacts reads in the events logged with constant keys
+_ROUND_ROUND: Final = ROUND.index("round")
+_KEPT_KIND: Final = DRAFT_KEPT.index("kind")
+_KEPT_SEAT: Final = DRAFT_KEPT.index("seat")
+_KEPT_CARD: Final = DRAFT_KEPT.index("card")
+_FLIP_WHAT: Final = FLIP.index("what")
+_FLIP_SEAT: Final = FLIP.index("seat")
+_NP_SERVANT: Final = NP_RESOLVES.index("servant")
+_NP_SEAT: Final = NP_RESOLVES.index("seat")
+_NEW_SEAT: Final = NEW_SERVANT.index("seat")
+_NEW_CARD: Final = NEW_SERVANT.index("card")
+_LOST_CAUSE: Final = LOST.index("cause")
+_LOST_SOURCE: Final = LOST.index("source")
+_LOST_WHAT: Final = LOST.index("what")
 #: the kinds of event :class:`GameFacts` reads (all a simulated game keeps: Game.keep)
 READ_KINDS: Final = frozenset(_READ)
 assert [k for k in ABILITY_EVENTS if _READ[k] != _ABILITY] == ["darken"], \

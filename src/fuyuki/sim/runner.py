@@ -38,14 +38,19 @@ def play_chunk(cfg: SimConfig, jobs: list[Job]) -> list[dict[str, Any]]:
 def count_chunk(cfg: SimConfig, jobs: list[Job]) -> tuple[Any, ...]:
     """Play a chunk of jobs and count them (runs in a worker): the chunk's
     :meth:`Tally.state`, counted from each game's facts (no summary made)."""
+    return count_games(cfg, jobs, Tally()).state()
+
+
+def count_games(cfg: SimConfig, jobs: list[Job], counts: Tally) -> Tally:
+    """Play ``jobs`` in this process and add them to ``counts`` (returned)."""
     from fuyuki.sim.play import play_facts
 
     rules = cfg.rules()
-    counts = Tally()
+    add = counts.add_facts
     with cycle_collector_paused():
         for stream, bots, i in jobs:
-            counts.add_facts(play_facts(cfg, i, bots=bots, stream=stream, rules=rules))
-    return counts.state()
+            add(play_facts(cfg, i, bots=bots, stream=stream, rules=rules))
+    return counts
 
 
 @contextmanager
@@ -81,8 +86,15 @@ def run_jobs(cfg: SimConfig, jobs: list[Job], workers: int = 1, ray: str | None 
 
 def count_jobs(cfg: SimConfig, jobs: list[Job], workers: int = 1, ray: str | None = None,
                progress: Progress | None = None) -> Tally:
-    """Play every job and count them (the counts of each chunk made where it was played)."""
+    """Play every job and count them (the counts of each chunk made where it was played; in
+    this process, every game counted straight into one tally: the same counts, no chunk's
+    tally made and merged)."""
     total = Tally()
+    if workers <= 1 and not ray:
+        for _ in _chunks_played(lambda c, chunk: count_games(c, chunk, total), cfg, jobs, 1,
+                                None, progress, len):
+            pass
+        return total
     for state in _chunks_played(count_chunk, cfg, jobs, workers, ray, progress,
                                 lambda state: state[0]):
         total.merge(Tally.of_state(state))
