@@ -22,7 +22,7 @@ from fuyuki.core.errors import FuyukiError, IllegalAction
 from fuyuki.core.events import Event, Logged
 from fuyuki.core.protocol import Decision, NativeBot, check_choice
 from fuyuki.core.record import Record
-from fuyuki.core.rng import shuffle, stream
+from fuyuki.core.rng import Rng, shuffle, stream
 from fuyuki.sbb.abilities import Ability
 from fuyuki.sbb.cards import NO_CARD, Master, Servant, card_table
 from fuyuki.sbb.rules import Rules
@@ -562,15 +562,17 @@ def new_game(players: int = 4, seed: int | None = None, rules: Rules | None = No
 
 
 def make_game(players: int, seed: int | None, rules: Rules | None, quiet: bool,
-              rng: int = RNG_VERSION) -> Game:
+              rng: int = RNG_VERSION, rng_stream: Rng | None = None) -> Game:
     """A game before its first step (:func:`new_game` and the setup hook of
     :mod:`fuyuki.sbb.setup_overrides` start from here): the seat count checked, a seed drawn
-    if none is given, the state and the record made."""
+    if none is given, the state and the record made. ``rng_stream``: the game's random stream
+    made ahead by :func:`game_stream` (the simulator hashes a chunk's seeds before playing
+    it), else made here."""
     rules = rules or default_rules()
     check_player_count(rules, players)
     if seed is None:
         seed = secrets.randbelow(2**31)
-    state = State(players, stream(seed, "sbb", rng))
+    state = State(players, rng_stream or game_stream(seed, rng))
     config: dict[str, Any] = {"players": players, "edition": rules.edition, "mode": rules.mode,
                               "options": list(rules.options)}
     if rng != 1:
@@ -578,6 +580,11 @@ def make_game(players: int, seed: int | None, rules: Rules | None, quiet: bool,
     game = Game(rules, state, Record("sbb", seed, config), quiet)
     game.replayable = True
     return game
+
+
+def game_stream(seed: int, rng: int = RNG_VERSION) -> Rng:
+    """The random stream of the game of ``seed`` (RNG version ``rng``)."""
+    return stream(seed, "sbb", rng)
 
 
 def fingerprint(s: State) -> tuple[Any, ...]:

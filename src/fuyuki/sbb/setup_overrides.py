@@ -28,6 +28,7 @@ from typing import Any, Mapping
 
 from fuyuki.core.errors import DataError, IllegalAction
 from fuyuki.core.record import Record
+from fuyuki.core.rng import Rng
 from fuyuki.sbb.game import RNG_VERSION, Game, make_game, rng_version
 from fuyuki.sbb.rules import Rules
 from fuyuki.sbb.setup import step_setup
@@ -39,12 +40,13 @@ _REPLACED = ("draft_start", "deal_random")
 
 def start(players: int = 4, seed: int | None = None, rules: Rules | None = None,
           *, quiet: bool = False, rng: int = RNG_VERSION,
-          keep: frozenset[str] | None = None) -> Game:
+          keep: frozenset[str] | None = None, rng_stream: Rng | None = None) -> Game:
     """A new game where only the setup step has run (decks shuffled, first parent chosen).
     Call :func:`deal` on it before anything else. ``keep``: the kinds of event a quiet game
-    keeps (:attr:`Game.keep <fuyuki.sbb.game.Game.keep>`), from the setup's on."""
+    keeps (:attr:`Game.keep <fuyuki.sbb.game.Game.keep>`), from the setup's on;
+    ``rng_stream``: :func:`~fuyuki.sbb.game.game_stream` of ``seed``, if made ahead."""
 
-    game = make_game(players, seed, rules, quiet, rng)
+    game = make_game(players, seed, rules, quiet, rng, rng_stream)
     game.keep = keep
     step_setup(game)
     return game

@@ -11,12 +11,12 @@ from typing import Any, Final, Sequence
 
 from fuyuki.core.errors import DataError
 from fuyuki.core.events import Logged, logged_get
-from fuyuki.core.rng import derive_seed, derive_seeds
+from fuyuki.core.rng import Rng, derive_seed, derive_seeds
 from fuyuki.sbb import setup_overrides
 from fuyuki.sbb.battle import NP_RESOLVES
 from fuyuki.sbb.agents.heuristic import HeuristicBot
 from fuyuki.sbb.agents.random_bot import RandomBot
-from fuyuki.sbb.game import FLIP, Game
+from fuyuki.sbb.game import FLIP, Game, game_stream
 from fuyuki.sbb.losses import LOST, NEW_SERVANT
 from fuyuki.sbb.rounds import ROUND
 from fuyuki.sbb.setup import DRAFT_KEPT
@@ -68,22 +68,36 @@ def play_game(cfg: SimConfig, index: int, *, bots: tuple[str, ...] | None = None
     return play_facts(cfg, index, bots=bots, stream=stream, rules=rules).summary()
 
 
+#: a game's seed, its players' bots' seeds (by simulation player), the engine's random stream
+Seeds = tuple[int, list[int], Rng]
+
+
+def game_seeds(cfg: SimConfig, index: int, stream: str = "game") -> Seeds:
+    """Game ``index``'s :data:`Seeds`. The simulator's workers hash a chunk's seeds before
+    playing it (:func:`play_facts`' ``seeds``): a hash right after a game, its caches cold,
+    takes about twice as long."""
+    seed = game_seed(cfg.seed, index, stream)
+    return seed, derive_seeds(seed, "bots", cfg.players), game_stream(seed)
+
+
 def play_facts(cfg: SimConfig, index: int, *, bots: tuple[str, ...] | None = None,
-               stream: str = "game", rules=None) -> GameFacts:
+               stream: str = "game", rules=None,
+               seeds: Seeds | None = None) -> GameFacts:
     """:func:`play_game`'s game, its :class:`GameFacts` (what the report counts: the
-    simulator's workers count these, no summary made)."""
+    simulator's workers count these, no summary made). ``seeds``: its
+    :func:`game_seeds`, if they were made ahead."""
     rules = rules or cfg.rules()
     n = cfg.players
-    seed = game_seed(cfg.seed, index, stream)
+    seed, bot_seeds, rng_stream = seeds or game_seeds(cfg, index, stream)
     # quiet: no log written; the events the summary reads kept as the game plays
-    g = setup_overrides.start(n, seed, rules, quiet=True, keep=READ_KINDS)
+    g = setup_overrides.start(n, seed, rules, quiet=True, keep=READ_KINDS, rng_stream=rng_stream)
     parent = g.s.parent  # public (the setup event names it); read directly, no view built
     seat_of = seats_of(n, parent, index)
     fixed = {seat_of[k]: (m, s) for k, m, s in cfg.fixed}
     setup_overrides.deal(g, fixed, cfg.assign)
     names = bots or cfg.bots
     agents: list[Any] = [None] * n
-    for k, bot_seed in enumerate(derive_seeds(seed, "bots", n)):
+    for k, bot_seed in enumerate(bot_seeds):
         agents[seat_of[k]] = make_agent(names[k], bot_seed, rules, cfg.bot_iterations)
     # (the one bot that reads the full state; getattr with a default raises and catches
     # an AttributeError inside for every other bot)
