@@ -167,8 +167,9 @@ def step_cleanup(g: Game) -> None:
 def step_draw_step(g: Game) -> None:
     s, r, names = g.s, g.rules, g.t.names
     s.phase = "draw"
-    seats: list[int] = []   # who drew, and (in cards) the id of the card each drew
-    cards: list[list[str]] = []
+    seats: list[int] = []   # who drew, and (in cards) the id of the card each drew: made
+    cards: list[list[str]] = []   # only when the draws are written
+    shown = g.logs("draws") or g.logs("draw")
     for seat in s.order():
         if s.over:
             break
@@ -181,7 +182,7 @@ def step_draw_step(g: Game) -> None:
             draw = size < g.mana(seat)
         if draw:
             card = g.take_action_card(seat)
-            if card:
+            if card and shown:
                 seats.append(seat)
                 cards.append([names[card]])
     g.log_draws(seats, cards)
