@@ -78,3 +78,31 @@ def test_by_seat_order_is_the_stable_sort_it_replaces(losses, parent) -> None:
     got = list(losses)
     by_seat_order(got, parent, n)
     assert got == want
+
+
+@given(st.lists(st.sampled_from([0, 1, 2, 3, 4]), min_size=1, max_size=5, unique=True),
+       st.integers(min_value=0, max_value=3))
+def test_the_action_deck_made_once_is_the_deck_made_each_time(lands: list[int],
+                                                              drop: int) -> None:
+    """CardTable.action_deck keeps each deck it made, by its lands, for the rules' events
+    tuple it was made with: the same deck as made from scratch, a new list each time, and a
+    new deck for another events tuple."""
+    from fuyuki.sbb.cards import EVENT, card_table
+    from fuyuki.sbb.rules import Rules
+
+    rules = Rules.preset("final")
+    t = card_table(rules.cards)
+    land_ids = [t.land_ids[i] for i in lands]
+
+    def plain(events: tuple[str, ...]) -> list[int]:
+        deck = [c for land in land_ids for c in t.actions[t.colour[land]]]
+        return deck + [t.ids[e] for e in events if e in t.ids and t.kind[t.ids[e]] == EVENT]
+
+    t.action_deck(land_ids, rules.events)   # made, or found made
+    got = t.action_deck(land_ids, rules.events)   # found
+    got.append(-1)   # the caller's list: changing it changes no later deck
+    again = t.action_deck(land_ids, rules.events)
+    assert again == plain(rules.events) and again is not got
+    fewer = tuple(rules.events[drop:])   # another tuple: not the kept deck
+    assert t.action_deck(land_ids, fewer) == plain(fewer)
+    assert t.action_deck(land_ids, rules.events) == plain(rules.events)

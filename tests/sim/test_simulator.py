@@ -325,3 +325,53 @@ def test_game_facts_count_what_the_events_say():
                 assert [p[field] for p in got["seats"]] == want[plural], (preset, seed, field)
             checked |= set(got["abilities"]) | set(got["kinds"])
     assert len(checked) >= 10   # many kinds of event were met
+
+
+def test_game_facts_read_an_event_at_its_place_or_by_name_alike():
+    """GameFacts reads the data of the frequent events at its place when the event carries
+    its step's constant keys (as Game.log writes them), else by name: the same facts from a
+    log whose keys are other tuples — equal, or the same keys in another order."""
+    from fuyuki.sbb import new_game
+    from fuyuki.sbb.agents import make_bot, play_out
+    from fuyuki.sim.play import GameFacts
+
+    for seed in range(25):
+        g = new_game(4, seed)
+        play_out(g, [make_bot("random", seed * 4 + k) for k in range(4)])
+        seat_of = [1, 2, 3, 0]
+        log = g.s.log
+        # the events of a kind carry one keys tuple, their step's constant
+        for kind in ("draft_kept", "round"):
+            assert len({id(e[2]) for e in log if e[0] == kind}) == 1
+        want = GameFacts(g, seat_of, ("random",) * 4, seed, seed).summary()
+        for keys_of in (lambda keys: tuple(list(keys)), lambda keys: keys[::-1]):
+            other = []
+            for e in log:
+                if e[2] is None:
+                    other.append(e)
+                elif keys_of(e[2]) == e[2]:
+                    other.append((e[0], e[1], keys_of(e[2]), *e[3:]))
+                else:   # the keys reversed, and their values with them
+                    other.append((e[0], e[1], keys_of(e[2]), *reversed(e[3:])))
+            assert all(o[2] is not e[2] for o, e in zip(other, log) if e[2] is not None)
+            g.s.log = other
+            assert GameFacts(g, seat_of, ("random",) * 4, seed, seed).summary() == want, seed
+            g.s.log = log
+
+
+def test_a_games_seeds_made_ahead_play_the_same_game():
+    """The workers hash a chunk's seeds before playing it (play.game_seeds): the game is the
+    one play_facts makes from its index alone; and the engine's stream given to the setup
+    hook is the one the game plays with."""
+    from fuyuki.sbb import setup_overrides
+    from fuyuki.sbb.game import game_stream
+    from fuyuki.sim.play import game_seeds, play_facts
+
+    cfg = SimConfig(games=0, players=4, bots=("random",), seed=3)
+    for i in range(6):
+        ahead = play_facts(cfg, i, seeds=game_seeds(cfg, i)).summary()
+        assert ahead == play_facts(cfg, i).summary()
+    own = setup_overrides.start(4, 5, quiet=True)
+    other = setup_overrides.start(4, 5, quiet=True, rng_stream=game_stream(6))
+    same = setup_overrides.start(4, 5, quiet=True, rng_stream=game_stream(5))
+    assert own.s.adeck == same.s.adeck and own.s.adeck != other.s.adeck
