@@ -13,9 +13,9 @@ from fuyuki.core.errors import DataError
 from fuyuki.core.events import Logged, logged_get
 from fuyuki.core.rng import Rng, derive_seed, derive_seeds
 from fuyuki.sbb import setup_overrides
-from fuyuki.sbb.battle import NP_RESOLVES
 from fuyuki.sbb.agents.heuristic import HeuristicBot
 from fuyuki.sbb.agents.random_bot import RandomBot
+from fuyuki.sbb.battle import NP_RESOLVES
 from fuyuki.sbb.game import FLIP, Game, game_stream
 from fuyuki.sbb.losses import LOST, NEW_SERVANT
 from fuyuki.sbb.rounds import ROUND
