@@ -1,6 +1,7 @@
 """Servant Big Battle speed against the OpenSpiel goofspiel anchor, as CPU time and wall clock.
 
-    .venv/bin/python benchmarks/sbb_speed.py [--seconds 20] [--cli-games 20000] [--sim-games 8000]
+    .venv/bin/python benchmarks/sbb_speed.py [--seconds 20] [--cli-games 20000] [--cli-pairs 5]
+        [--sim-games 8000] [--sim-pairs 3]
 
 The issue's targets (#20): random bots through the public API >= 1.0x goofspiel (aim 1.5x),
 heuristic bots >= 0.3x, ``fuyuki simulate`` with 2 workers >= 1.8x one worker in CPU terms.
@@ -32,7 +33,9 @@ heuristic bots >= 0.3x, ``fuyuki simulate`` with 2 workers >= 1.8x one worker in
 3. **2 workers against 1**, in CPU terms: ``simulate`` in this process with N games; the rate
    is games / the busiest process's CPU time (the parent's own CPU, or each worker's share of
    the workers' CPU) — what the run would take with a core per process, whatever else the
-   shared machine runs.
+   shared machine runs. ``--sim-pairs`` pairs of runs (1 then 2 workers, then the other way
+   round), each pair's ratio and their median: runs of a second or two move by ±10 % with
+   the machine, a single pair's ratio by ±15 %.
 """
 
 from __future__ import annotations
@@ -141,6 +144,8 @@ def main() -> None:
                     help="part 2: the command plays N and 2N games (0: skip)")
     ap.add_argument("--cli-pairs", type=int, default=5, help="part 2: pairs of runs (median)")
     ap.add_argument("--sim-games", type=int, default=8000, help="part 3: games per run")
+    ap.add_argument("--sim-pairs", type=int, default=3,
+                    help="part 3: pairs of runs, 1 and 2 workers (median ratio)")
     args = ap.parse_args()
     print(f"build: {describe()}; python {sys.version.split()[0]}; "
           f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
@@ -183,12 +188,16 @@ def main() -> None:
         print(f"   fastest runs: CPU {n / (fast[2 * n][0] - fast[n][0]):.3f}  "
               f"wall {n / (fast[2 * n][1] - fast[n][1]):.3f}")
     n = args.sim_games
-    r1, p1, k1 = sim_workers(n, 1)
-    r2, p2, k2 = sim_workers(n, 2)
     print(f"3. simulate(), {n} random-bot games: rate = games / busiest process CPU")
-    print(f"   1 worker  {r1:10.1f} games/s  (parent {p1:.2f} s CPU, workers {k1:.2f} s)")
-    print(f"   2 workers {r2:10.1f} games/s  (parent {p2:.2f} s CPU, workers {k2:.2f} s)  "
-          f"ratio {r2 / r1:.2f}")
+    ratios = []
+    for k in range(args.sim_pairs):   # 1 then 2 workers, then 2 then 1: a drift hits both
+        order = (1, 2) if k % 2 == 0 else (2, 1)
+        got = {w: sim_workers(n, w) for w in order}
+        (r1, p1, _), (r2, p2, k2) = got[1], got[2]
+        ratios.append(r2 / r1)
+        print(f"   pair {k + 1}: 1 worker {r1:8.1f} games/s (parent {p1:.2f} s CPU); 2 workers "
+              f"{r2:8.1f} games/s (parent {p2:.2f} s, workers {k2:.2f} s)  ratio {r2 / r1:.2f}")
+    print(f"   median ratio {statistics.median(ratios):.2f}")
 
 
 if __name__ == "__main__":
