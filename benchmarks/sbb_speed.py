@@ -54,6 +54,7 @@ from fuyuki.sbb import new_game
 from fuyuki.sbb.agents import make_bot, play_out
 from fuyuki.sim.config import SimConfig
 from fuyuki.sim.runner import count_jobs, simulate
+from bot_paired import count   # a command-line count (this directory)
 from sim_throughput import goofspiel   # the same anchor as benchmarks/sim_throughput.py
 
 
@@ -142,9 +143,9 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=20.0, help="per workload (interleaved)")
     ap.add_argument("--cli-games", type=int, default=20000,
                     help="part 2: the command plays N and 2N games (0: skip)")
-    ap.add_argument("--cli-pairs", type=int, default=5, help="part 2: pairs of runs (median)")
+    ap.add_argument("--cli-pairs", type=count, default=5, help="part 2: pairs of runs (median)")
     ap.add_argument("--sim-games", type=int, default=8000, help="part 3: games per run")
-    ap.add_argument("--sim-pairs", type=int, default=3,
+    ap.add_argument("--sim-pairs", type=count, default=3,
                     help="part 3: pairs of runs, 1 and 2 workers (median ratio)")
     args = ap.parse_args()
     print(f"build: {describe()}; python {sys.version.split()[0]}; "

@@ -21,6 +21,7 @@ import argparse
 import time
 from typing import Callable
 
+from bot_paired import count   # a command-line count (this directory)
 from fuyuki._build import describe
 from fuyuki.sbb import new_game
 from fuyuki.sbb.agents import make_bot, play_out
@@ -67,7 +68,7 @@ def compare(a: tuple[str, Callable[[list[int]], None]], b: tuple[str, Callable[[
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--chunks", type=int, default=200, help="chunks of 50 games, each way")
+    ap.add_argument("--chunks", type=count, default=200, help="chunks of 50 games, each way")
     args = ap.parse_args()
     print(f"build: {describe()}; {args.chunks} chunks of {CHUNK} games each way, CPU time")
     seeds_ahead(list(range(10**6, 10**6 + CHUNK)))   # warm-up (imports, caches)

@@ -278,6 +278,10 @@ class Game:
         keeps that kind): a step asks before it builds data only an event carries."""
         return not self.quiet or self.keep is not None and kind in self.keep
 
+    def logs_draws(self) -> bool:
+        """Whether draws are written (:meth:`log_draws`' public or private events)."""
+        return self.logs("draws") or self.logs("draw")
+
     def log(self, event: tuple[Any, ...]) -> None:
         """:meth:`emit` for the most frequent events, given as one tuple ``(kind, to, keys,
         *values)``: the audience (None: everyone), the data's keys (a constant of the module
@@ -456,7 +460,7 @@ class Game:
         """One public event with who drew (``seats``, in the order they drew) and their hand
         sizes, one private event per seat with the ids of the cards it drew (``cards[i]``:
         ``seats[i]``'s). Both lists become event data: the caller makes them for this call."""
-        if not seats or not (self.logs("draws") or self.logs("draw")):
+        if not seats or not self.logs_draws():
             return
         hand = self.s.hand
         for i in range(len(seats)):

@@ -169,7 +169,7 @@ def step_draw_step(g: Game) -> None:
     s.phase = "draw"
     seats: list[int] = []   # who drew, and (in cards) the id of the card each drew: made
     cards: list[list[str]] = []   # only when the draws are written
-    shown = g.logs("draws") or g.logs("draw")
+    shown = g.logs_draws()
     for seat in s.order():
         if s.over:
             break
