@@ -14,7 +14,11 @@ heuristic bots >= 0.3x, ``fuyuki simulate`` with 2 workers >= 1.8x one worker in
    - api random / api heuristic: ``new_game(4, seed)`` + ``agents.play_out`` with
      ``make_bot`` bots — the public API;
    - sim random: the simulator's worker path (``count_jobs``, one worker, chunks of 10 games:
-     setup hook, seat rotation, bots, engine, event-log summary, the report's counts).
+     setup hook, seat rotation, bots, engine, event-log summary, the report's counts);
+   - simulate loop: what ``fuyuki simulate --workers 1`` does for each game, in this process —
+     its study's games (``plan``) played in its chunks of 50 (``count_games``), every game
+     counted into the one tally that grows over the run: the command's marginal work a game,
+     timed side by side with goofspiel (part 2 times the command itself, as separate runs).
 2. **``fuyuki simulate --workers 1``, marginal rate**: the command run with N and with 2N games
    (random bots, no hidden-identity games, the report printed as JSON): the extra N games over
    the extra time (CPU of the command and its workers, and wall clock), so start-up and the
@@ -53,7 +57,8 @@ from fuyuki._build import describe
 from fuyuki.sbb import new_game
 from fuyuki.sbb.agents import make_bot, play_out
 from fuyuki.sim.config import SimConfig
-from fuyuki.sim.runner import count_jobs, simulate
+from fuyuki.sim.runner import count_games, count_jobs, plan, simulate
+from fuyuki.sim.tally import Tally
 from bot_paired import count   # a command-line count (this directory)
 from sim_throughput import goofspiel   # the same anchor as benchmarks/sim_throughput.py
 
@@ -94,11 +99,27 @@ def api_games(kind: str) -> Callable[[int], None]:
 
 
 CHUNK = 10
+LOOP_CHUNK = 50   # the command's chunk with one worker (runner._chunks_played: cap=50)
 
 
 def sim_games(bots: str) -> Callable[[int], None]:
     cfg = SimConfig(games=0, players=4, bots=(bots,), seed=1)
     return lambda i: count_jobs(cfg, [("game", None, i + k) for k in range(CHUNK)]) and None
+
+
+def simulate_loop() -> Callable[[int], None]:
+    """:func:`fuyuki.sim.runner.count_jobs`' loop with one worker: the next chunk of the
+    study's games counted into the run's one tally (``i`` unused: the loop goes on)."""
+    cfg = SimConfig(games=10 ** 6, players=4, bots=("random",), seed=1, gap_games=0)
+    jobs, _ = plan(cfg)
+    total = Tally()
+    at = [0]
+
+    def play(i: int) -> None:
+        p = at[0] % len(jobs)   # (a run of more games than planned goes round again)
+        count_games(cfg, jobs[p:p + LOOP_CHUNK], total)
+        at[0] = p + LOOP_CHUNK
+    return play
 
 
 def children_cpu() -> float:
@@ -153,7 +174,8 @@ def main() -> None:
     loads = [Workload("goofspiel", goofspiel()),
              Workload("api random", api_games("random")),
              Workload("api heuristic", api_games("heuristic")),
-             Workload("sim random", sim_games("random"), CHUNK)]
+             Workload("sim random", sim_games("random"), CHUNK),
+             Workload("simulate loop", simulate_loop(), LOOP_CHUNK)]
     for w in loads:   # warm-up (imports, caches)
         w.play(10 ** 6)
     slices = max(1, int(args.seconds / 0.5))

@@ -100,7 +100,8 @@ def take_gems(g: Game, li: int, seat: int) -> None:
     n = s.gems_on[li]
     s.gems_on[li] = 0
     s.gems[seat] = s.gems[seat] + n
-    g.log(("take", None, TAKE, seat, g.t.names[s.lands[li]], n))
+    if g.logs("take"):
+        g.log(("take", None, TAKE, seat, g.t.names[s.lands[li]], n))
 
 
 def seat_key(p: int) -> str:

@@ -61,7 +61,8 @@ def step_place_extra(g: Game, answers: Answers) -> None:
     li = s.lands.index(s.extra_land)
     s.gems_on[li] = s.gems_on[li] + 1
     s.pool -= 0 if g.rules.unlimited_gems else 1
-    g.log(("extra_gem", None, EXTRA_GEM, s.parent, land))
+    if g.logs("extra_gem"):
+        g.log(("extra_gem", None, EXTRA_GEM, s.parent, land))
     g.then(BIDS_OPEN)
 
 

@@ -106,8 +106,9 @@ def step_draft_start(g: Game, kind: str, seats: tuple[int, ...] | None = None) -
     size = g.rules.draft_pack if s.n < 7 else max(g.rules.draft_pack, 7)
     pack = [deck.pop() for _ in range(min(size, len(deck)))]
     s.phase = "draft_master" if kind == "master" else "draft_servant"
-    g.log(("draft_start", None, DRAFT_START, kind, order[0], len(pack),
-           "left" if kind == "master" else "right"))
+    if g.logs("draft_start"):
+        g.log(("draft_start", None, DRAFT_START, kind, order[0], len(pack),
+               "left" if kind == "master" else "right"))
     g.then(("draft_pick", kind, order, 0, tuple(pack)))
 
 
@@ -136,7 +137,8 @@ def step_draft_picked(g: Game, kind: str, order: tuple[int, ...], i: int, pack: 
         s.servant[seat] = card
     if g.logs("draft_kept"):
         g.log(("draft_kept", only(seat), DRAFT_KEPT, kind, seat, kept, [names[c] for c in pack]))
-    g.log(("draft_pass", None, DRAFT_PASS, kind, seat, len(pack) - 1))
+    if g.logs("draft_pass"):
+        g.log(("draft_pass", None, DRAFT_PASS, kind, seat, len(pack) - 1))
     rest = tuple(c for c in pack if c != card)
     if i + 1 < len(order) and rest:
         g.then(("draft_pick", kind, order, i + 1, rest))

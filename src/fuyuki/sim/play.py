@@ -161,6 +161,24 @@ class GameFacts:
         dark_with: list[str | None] = [None] * n
         parent = 0
         for e in (g.kept if g.keep is not None else g.s.log):   # as logged: no Event objects
+            # the three most frequent, logged by Game.log with their step's keys (each tuple
+            # the keys of that one kind): known by that tuple, their data read at its place
+            # — no look-up by kind
+            keys = e[2]
+            if keys is DRAFT_KEPT:
+                if rnd == 0:
+                    kind: str = e[3 + _KEPT_KIND]
+                    held = masters if kind == "master" else servants
+                    held[e[3 + _KEPT_SEAT]] = e[3 + _KEPT_CARD]
+                continue
+            if keys is FLIP:
+                what: str = e[3 + _FLIP_WHAT]
+                if what == "master" and reveal[e[3 + _FLIP_SEAT]] is None:
+                    reveal[e[3 + _FLIP_SEAT]] = rnd
+                continue
+            if keys is ROUND:
+                rnd = e[3 + _ROUND_ROUND]
+                continue
             k: str = e[0]
             read = _READ.get(k, _SKIP)   # (one look-up an event, then native int compares)
             if read == _SKIP:
