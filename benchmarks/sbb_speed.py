@@ -110,13 +110,13 @@ def sim_games(bots: str) -> Callable[[int], None]:
 def simulate_loop() -> Callable[[int], None]:
     """:func:`fuyuki.sim.runner.count_jobs`' loop with one worker: the next chunk of the
     study's games counted into the run's one tally (``i`` unused: the loop goes on)."""
-    cfg = SimConfig(games=10 ** 6, players=4, bots=("random",), seed=1, gap_games=0)
+    cfg = SimConfig(games=20000, players=4, bots=("random",), seed=1, gap_games=0)
     jobs, _ = plan(cfg)
     total = Tally()
     at = [0]
 
     def play(i: int) -> None:
-        p = at[0] % len(jobs)   # (a run of more games than planned goes round again)
+        p = at[0] % len(jobs)   # (more games than planned: round again, into the same tally)
         count_games(cfg, jobs[p:p + LOOP_CHUNK], total)
         at[0] = p + LOOP_CHUNK
     return play
