@@ -162,43 +162,36 @@ class GameFacts:
         parent = 0
         for e in (g.kept if g.keep is not None else g.s.log):   # as logged: no Event objects
             # the three most frequent, logged by Game.log with their step's keys (each tuple
-            # the keys of that one kind): known by that tuple, their data read at its place
-            # — no look-up by kind
+            # the keys of that one kind), are known by that tuple: no look-up by kind
             keys = e[2]
-            if keys is DRAFT_KEPT:
-                if rnd == 0:
-                    kind: str = e[3 + _KEPT_KIND]
-                    held = masters if kind == "master" else servants
-                    held[e[3 + _KEPT_SEAT]] = e[3 + _KEPT_CARD]
-                continue
-            if keys is FLIP:
-                what: str = e[3 + _FLIP_WHAT]
-                if what == "master" and reveal[e[3 + _FLIP_SEAT]] is None:
-                    reveal[e[3 + _FLIP_SEAT]] = rnd
-                continue
-            if keys is ROUND:
-                rnd = e[3 + _ROUND_ROUND]
-                continue
             k: str = e[0]
-            read = _READ.get(k, _SKIP)   # (one look-up an event, then native int compares)
-            if read == _SKIP:
-                continue
-            if read == _ABILITY:
-                abilities[k] = abilities.get(k, 0) + 1
-                continue
-            if read == _BATTLE:
-                battles += 1
-                continue
-            if read == _BATTLE_KIND:
-                kinds[k] = kinds.get(k, 0) + 1
-                continue
+            if keys is DRAFT_KEPT:
+                read = _DRAFT_KEPT
+            elif keys is FLIP:
+                read = _FLIP
+            elif keys is ROUND:
+                read = _ROUND
+            else:
+                read = _READ.get(k, _SKIP)   # (one look-up an event, then native compares)
+                if read == _SKIP:
+                    continue
+                if read == _ABILITY:
+                    abilities[k] = abilities.get(k, 0) + 1
+                    continue
+                if read == _BATTLE:
+                    battles += 1
+                    continue
+                if read == _BATTLE_KIND:
+                    kinds[k] = kinds.get(k, 0) + 1
+                    continue
             if read == _ROUND:
                 rnd = _at(e, ROUND, _ROUND_ROUND)
             elif read == _SETUP:
                 parent = logged_get(e, "parent")
             elif read == _DRAFT_KEPT:
                 if rnd == 0:
-                    held = masters if _at(e, DRAFT_KEPT, _KEPT_KIND) == "master" else servants
+                    kind: str = _at(e, DRAFT_KEPT, _KEPT_KIND)
+                    held = masters if kind == "master" else servants
                     held[_at(e, DRAFT_KEPT, _KEPT_SEAT)] = _at(e, DRAFT_KEPT, _KEPT_CARD)
             elif read == _DEALT:
                 if rnd == 0:
@@ -206,7 +199,8 @@ class GameFacts:
                     masters[seat] = logged_get(e, "master")
                     servants[seat] = logged_get(e, "servant")
             elif read == _FLIP:
-                if _at(e, FLIP, _FLIP_WHAT) == "master":
+                what: str = _at(e, FLIP, _FLIP_WHAT)
+                if what == "master":
                     seat = _at(e, FLIP, _FLIP_SEAT)
                     if reveal[seat] is None:
                         reveal[seat] = rnd
