@@ -107,19 +107,22 @@ def sim_games(bots: str) -> Callable[[int], None]:
     return lambda i: count_jobs(cfg, [("game", None, i + k) for k in range(CHUNK)]) and None
 
 
-def simulate_loop() -> Callable[[int], None]:
-    """:func:`fuyuki.sim.runner.count_jobs`' loop with one worker: the next chunk of the
-    study's games counted into the run's one tally (``i`` unused: the loop goes on)."""
-    cfg = SimConfig(games=20000, players=4, bots=("random",), seed=1, gap_games=0)
-    jobs, _ = plan(cfg)
-    total = Tally()
-    at = [0]
+class SimulateLoop:
+    """:func:`fuyuki.sim.runner.count_jobs`' loop with one worker: each call counts the next
+    chunk of the study's games into the run's one tally (its argument unused: the loop goes
+    on)."""
 
-    def play(i: int) -> None:
-        p = at[0] % len(jobs)   # (more games than planned: round again, into the same tally)
-        count_games(cfg, jobs[p:p + LOOP_CHUNK], total)
-        at[0] = p + LOOP_CHUNK
-    return play
+    def __init__(self) -> None:
+        self.cfg = SimConfig(games=20000, players=4, bots=("random",), seed=1, gap_games=0)
+        self.jobs, _ = plan(self.cfg)
+        assert len(self.jobs) % LOOP_CHUNK == 0, "every chunk whole, round after round"
+        self.tally = Tally()
+        self.at = 0
+
+    def __call__(self, i: int) -> None:
+        p = self.at % len(self.jobs)   # (more games than planned: round again, same tally)
+        count_games(self.cfg, self.jobs[p:p + LOOP_CHUNK], self.tally)
+        self.at = p + LOOP_CHUNK
 
 
 def children_cpu() -> float:
@@ -175,7 +178,7 @@ def main() -> None:
              Workload("api random", api_games("random")),
              Workload("api heuristic", api_games("heuristic")),
              Workload("sim random", sim_games("random"), CHUNK),
-             Workload("simulate loop", simulate_loop(), LOOP_CHUNK)]
+             Workload("simulate loop", SimulateLoop(), LOOP_CHUNK)]
     for w in loads:   # warm-up (imports, caches)
         w.play(10 ** 6)
     slices = max(1, int(args.seconds / 0.5))
