@@ -3,25 +3,18 @@ worlds must really hold the true hands (and nothing else of the real game unless
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
-from pathlib import Path
 
 import pytest
 
-from .conftest import first_bid
+from tests.benchmark_module import load_benchmark
 
-_PATH = Path(__file__).resolve().parents[2] / "benchmarks" / "hard_information.py"
+from .conftest import first_bid
 
 
 @pytest.fixture(scope="module")
 def info():
-    sys.path.insert(0, str(_PATH.parent))     # as when run as a script: its siblings import
-    spec = importlib.util.spec_from_file_location("hard_information", _PATH)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("hard_information")
 
 
 @pytest.mark.parametrize("know", ["nothing", "hands", "hands+deck"])
