@@ -39,8 +39,9 @@ DRAW: Final[tuple[str, ...]] = ("seat", "cards")
 DRAWS: Final[tuple[str, ...]] = ("seats", "hands")
 #: each seat's one-seat audience, made once (a private event's ``to``)
 ONLY: Final[tuple[tuple[int, ...], ...]] = tuple([(p,) for p in range(16)])
-#: the asking and answers of a state that asks nobody (after the last answer, at the end): one
-#: shared empty dict, never changed (ask puts new ones; an answer goes only to an asked seat's)
+#: the asking and answers of a state that asks nobody (after the last answer, at the end), and
+#: the answers of an ask nobody has answered yet: one shared empty dict, never changed (ask puts
+#: a new asking dict; the first answer to several seats a new answers dict)
 NOBODY: Final[dict[int, Any]] = {}
 #: the steps every game pushes, made once (a literal step tuple of constants is a new tuple at
 #: each use in the compiled build: a fixed-length tuple type is a C struct there)
@@ -141,14 +142,29 @@ class Game:
         else:
             choice = check_choice(decision, choice)
         s = self.s
-        answers = s.answers
-        answers[seat] = choice
         self.submissions.append((seat, choice))
-        if len(answers) == len(s.asking):
-            cont = s.cont
-            s.asking, s.answers, s.cont = NOBODY, NOBODY, ()
-            s.stack.append(cont + (answers,))
-            self._run()
+        asking = s.asking
+        if len(asking) == 1:
+            # the one seat asked has answered: the answers are the ask's own dict, the answer
+            # in its decision's place (the state's alone: asked with a new dict, copied by a
+            # clone) — no answers dict made
+            asking[seat] = choice
+            self._go_on(asking)
+            return
+        answers = s.answers
+        if answers is NOBODY:   # the first answer to a question to several seats
+            answers = s.answers = {}
+        answers[seat] = choice
+        if len(answers) == len(asking):
+            self._go_on(answers)
+
+    def _go_on(self, answers: Answers) -> None:
+        """Every seat asked has answered: run the ask's continuation with ``answers``."""
+        s = self.s
+        cont = s.cont
+        s.asking, s.answers, s.cont = NOBODY, NOBODY, ()
+        s.stack.append(cont + (answers,))
+        self._run()
 
     def play_bots(self, bots: Any, limit: int = 0, keep_log: bool = False) -> int:
         """Play the game to its end, each open decision answered by ``bots[seat]`` from that
@@ -307,9 +323,11 @@ class Game:
             stack.append(steps[i])
 
     def ask(self, decisions: dict[int, Decision], cont: Op) -> None:
-        """Ask every seat in ``decisions``; when all have answered, run ``cont + (answers,)``."""
+        """Ask every seat in ``decisions`` (a new dict: the state's from now on); when all have
+        answered, run ``cont + (answers,)``. (The answers dict is made at the first answer to
+        several seats: NOBODY until then.)"""
         s = self.s
-        s.asking, s.answers, s.cont = decisions, {}, cont
+        s.asking, s.answers, s.cont = decisions, NOBODY, cont
 
     def gem_decision(self) -> Decision:
         """The parent's extra-gem decision (a land among the table's), made once for the
@@ -521,7 +539,8 @@ class Game:
                     "ranking": self.ranking(winners)}
         if self.rules.coins:
             s.result["coins"] = list(s.coins)
-        self.emit("game_over", reason=reason, winners=winners, gems=list(s.gems))
+        if self.logs("game_over"):
+            self.emit("game_over", reason=reason, winners=winners, gems=list(s.gems))
 
 
 def only(seat: int) -> tuple[int, ...]:

@@ -152,10 +152,12 @@ def step_draft_picked(g: Game, kind: str, order: tuple[int, ...], i: int, pack: 
 
 def step_deal(g: Game) -> None:
     s, names = g.s, g.t.names
-    drawn: dict[int, list[str]] = {}   # the ids of the cards each seat drew, by seat
+    drawn: dict[int, list[str]] = {}   # the ids of the cards each seat drew, by seat: made
+    shown = g.logs_draws()             # only when the draws are written
     for _ in range(g.rules.opening_hand):
         for seat in s.order():
             card = g.take_action_card(seat)
-            if card:
+            if card and shown:
                 drawn.setdefault(seat, []).append(names[card])
-    g.log_draws(list(drawn), list(drawn.values()))
+    if shown:
+        g.log_draws(list(drawn), list(drawn.values()))
