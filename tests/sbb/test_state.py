@@ -74,3 +74,36 @@ def test_a_clone_and_its_original_draw_the_same_numbers_independently():
     assert clones[2].rng.random() == mine               # nor has the third clone
     s.rng = random.Random(5)                             # a stream set is the state's own
     assert not s._rng_shared
+
+
+def test_an_answer_to_one_seat_leaves_a_clone_asked_as_it_was():
+    """The answer to a question asked of one seat takes its decision's place in the state's
+    own asking dict (Game._answer): a clone made before it still has the decision open, and
+    answering there gives the same game as answering in the original."""
+    g = new_game(4, 7)
+    while len(g.pending()) != 1:   # the master draft: one seat asked at a time
+        for seat, d in g.pending().items():
+            g.submit(seat, d.options[0])
+    ((seat, d),) = g.pending().items()
+    c = g.clone()
+    g.submit(seat, d.options[-1])
+    assert c.pending() == {seat: d} and c.s.asking[seat] is d
+    c.submit(seat, d.options[-1])
+    assert c.view(None) == g.view(None) and c.record.submissions == g.record.submissions
+
+
+def test_the_first_answer_of_several_seats_makes_the_answers_dict_of_that_state():
+    """A question to several seats (the bids): the answers are the state's own from the first
+    one — a clone's answers are not the original's, nor the shared empty dict."""
+    from fuyuki.sbb.game import NOBODY
+
+    g = new_game(4, 7)
+    while len(g.pending()) < 2:
+        for seat, d in g.pending().items():
+            g.submit(seat, d.options[0])
+    assert g.s.answers is NOBODY
+    c = g.clone()
+    first = min(g.pending())
+    g.submit(first, g.pending()[first].options[0])
+    assert g.s.answers == {first: g.s.answers[first]} and NOBODY == {}
+    assert c.s.answers == {} and first in c.pending()
