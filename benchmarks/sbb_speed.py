@@ -168,7 +168,7 @@ def main() -> None:
     ap.add_argument("--cli-games", type=int, default=20000,
                     help="part 2: the command plays N and 2N games (0: skip)")
     ap.add_argument("--cli-pairs", type=count, default=5, help="part 2: pairs of runs (median)")
-    ap.add_argument("--sim-games", type=int, default=8000, help="part 3: games per run")
+    ap.add_argument("--sim-games", type=int, default=8000, help="part 3: games per run (0: skip)")
     ap.add_argument("--sim-pairs", type=count, default=3,
                     help="part 3: pairs of runs, 1 and 2 workers (median ratio)")
     args = ap.parse_args()
@@ -214,6 +214,8 @@ def main() -> None:
         print(f"   fastest runs: CPU {n / (fast[2 * n][0] - fast[n][0]):.3f}  "
               f"wall {n / (fast[2 * n][1] - fast[n][1]):.3f}")
     n = args.sim_games
+    if not n:
+        return
     print(f"3. simulate(), {n} random-bot games: rate = games / busiest process CPU")
     ratios = []
     for k in range(args.sim_pairs):   # 1 then 2 workers, then 2 then 1: a drift hits both

@@ -14,6 +14,30 @@ def test_sorted_unique_is_sorted_set(cards: list[int]) -> None:
     assert cards == before   # the hand itself is left as it was
 
 
+@given(st.lists(st.integers(min_value=1, max_value=60), max_size=10))
+def test_a_hand_dealt_card_by_card_stays_in_order(cards: list[int]) -> None:
+    """insert_sorted (Game.take_action_card) keeps a hand ascending, repeats included."""
+    from fuyuki.sbb.state import insert_sorted
+
+    hand: list[int] = []
+    for c in cards:
+        insert_sorted(hand, c)
+    assert hand == sorted(cards)
+
+
+@given(st.lists(st.integers(min_value=1, max_value=60), max_size=10), st.booleans())
+def test_bid_options_are_the_hands_ids_each_once_in_order(cards: list[int], dealt: bool) -> None:
+    """bid_options: a hand in order (as dealt) or in any order (a scenario's, a sampled
+    world's) gives the ids of sorted(set(hand))."""
+    from fuyuki.sbb.cards import card_table
+    from fuyuki.sbb.game import default_rules
+    from fuyuki.sbb.rounds import bid_options
+
+    t = card_table(default_rules().cards)
+    hand = sorted(cards) if dealt else list(cards)
+    assert bid_options(t, hand) == tuple(t.names[c] for c in sorted(set(cards)))
+
+
 @given(st.integers(min_value=0, max_value=100))
 def test_seat_key_is_str(seat: int) -> None:
     assert seat_key(seat) == str(seat)

@@ -26,7 +26,7 @@ from fuyuki.core.rng import Rng, shuffle, stream
 from fuyuki.sbb.abilities import Ability
 from fuyuki.sbb.cards import NO_CARD, Master, Servant, card_table
 from fuyuki.sbb.rules import Rules
-from fuyuki.sbb.state import Op, State, falses, insert_unique
+from fuyuki.sbb.state import Op, State, falses, insert_sorted, insert_unique
 from fuyuki.sbb.view import build_seen, build_view
 
 #: what a step asked, answered: the choice of each asked seat
@@ -451,7 +451,8 @@ class Game:
     # ------------------------------------------------------------------ decks
     def take_action_card(self, seat: int) -> int:
         """Move the top action card to ``seat``'s hand (reshuffling the discard into a new
-        deck when it is empty); NO_CARD if there is none. Logs only the reshuffle."""
+        deck when it is empty), in its place in the hand's order; NO_CARD if there is none.
+        Logs only the reshuffle."""
         s = self.s
         if not s.adeck:
             if self.rules.deck_out == "end" and not self.rules.unlimited_gems:
@@ -464,7 +465,7 @@ class Game:
             shuffle(s.rng, s.adeck)
             self.emit("reshuffle", deck="action", size=len(s.adeck))
         card = s.adeck.pop()
-        s.hand[seat].append(card)
+        insert_sorted(s.hand[seat], card)
         return card
 
     def draw_action(self, seat: int) -> bool:

@@ -7,7 +7,7 @@ from typing import Final
 
 from fuyuki.core.protocol import Decision
 from fuyuki.sbb.battle import battle_steps, bid_colours
-from fuyuki.sbb.cards import NO_CARD
+from fuyuki.sbb.cards import NO_CARD, CardTable
 from fuyuki.sbb.game import ROUND_START, Answers, Game, flip, remove_card
 from fuyuki.sbb.state import Op, falses, insert_unique, zeros
 
@@ -69,12 +69,22 @@ def step_place_extra(g: Game, answers: Answers) -> None:
 def step_bids_open(g: Game) -> None:
     s, t = g.s, g.t
     s.phase = "bid"
-    asks = {seat: Decision("bid", t.names_tuple(sorted_unique(s.hand[seat])))
+    asks = {seat: Decision("bid", bid_options(t, s.hand[seat]))
             for seat in range(s.n) if s.hand[seat]}
     if asks:
         g.ask(asks, REVEAL_STEP)
     else:
         g.then(("reveal", {}))
+
+
+def bid_options(t: CardTable, hand: list[int]) -> tuple[str, ...]:
+    """A bid's options: the ids of the hand's cards, each once, in order. A hand the engine
+    dealt is in order already (Game.take_action_card): its ids as they are, unless a card
+    repeats; one put in another way (a scenario, a sampled world) is sorted here."""
+    for i in range(1, len(hand)):
+        if hand[i] <= hand[i - 1]:
+            return t.names_tuple(sorted_unique(hand))
+    return t.names_tuple(hand)
 
 
 def sorted_unique(cards: list[int]) -> list[int]:

@@ -58,6 +58,8 @@ class State:
         self.m_up = falses(n)
         self.s_up = falses(n)
         self.dark = falses(n)
+        #: each seat's hand: in ascending order as the engine deals it (Game.take_action_card;
+        #: a hand put in another way may be in any order)
         self.hand: list[list[int]] = [[] for _ in range(n)]
         self.seen: list[list[int]] = [[] for _ in range(n)]
         self.mdeck: list[int] = []
@@ -200,6 +202,19 @@ def zeros(n: int) -> list[int]:
 def falses(n: int) -> list[bool]:
     """A new list of ``n`` Falses: ``[False] * n``."""
     return _FALSES[n].copy() if n < len(_FALSES) else [False] * n
+
+
+def insert_sorted(out: list[int], v: int) -> None:
+    """Put ``v`` in its place in the ascending list ``out``, after any equal to it (a native
+    loop when compiled; appended when it is the largest)."""
+    n = len(out)
+    i = n
+    while i > 0 and out[i - 1] > v:
+        i -= 1
+    if i == n:
+        out.append(v)
+    else:
+        out.insert(i, v)
 
 
 def insert_unique(out: list[int], v: int) -> None:
