@@ -7,11 +7,29 @@ from pathlib import Path
 from fuyuki.sbb import game, steps
 
 
-def test_dispatch_and_table_list_the_same_steps():
+def _dispatched(function: str) -> list[str]:
+    """The step names ``function`` of steps.py compares ``name`` with."""
     source = (Path(steps.__file__).parent / "steps.py").read_text("utf-8")
-    dispatched = re.findall(r'name == "(\w+)"', source)
+    body = source.split(f"\ndef {function}(")[1].split("\ndef ")[0].split("\nclass ")[0]
+    return re.findall(r'name == "(\w+)"', body)
+
+
+def test_dispatch_and_table_list_the_same_steps():
+    dispatched = _dispatched("call")
     assert len(dispatched) == len(set(dispatched))
     assert set(dispatched) == set(steps.STEPS)
+
+
+def test_go_on_calls_directly_only_steps_that_take_answers():
+    """go_on's direct calls are steps whose last parameter is the answers (the others go
+    through call), as their definitions say."""
+    direct = _dispatched("go_on")
+    assert len(direct) == len(set(direct)) and direct
+    sources = "".join(p.read_text("utf-8") for p in Path(steps.__file__).parent.glob("*.py"))
+    for name in direct:
+        head = re.search(rf"\ndef step_{name}\((.*?)\) -> None:", sources, re.S)
+        assert head is not None, name
+        assert head.group(1).rstrip().endswith(": Answers"), name
 
 
 def test_each_step_is_its_modules_step_function():

@@ -61,6 +61,11 @@ class Runner:
     def run(self, g: Game) -> None:
         raise NotImplementedError
 
+    def go_on(self, g: Game, cont: Op, answers: Answers) -> None:
+        """Run the step ``cont + (answers,)`` (an answered question's continuation), then the
+        rule stack."""
+        raise NotImplementedError
+
 
 #: the one Runner (set when fuyuki.sbb is imported — game.py cannot import the step modules,
 #: they import it)
@@ -159,12 +164,12 @@ class Game:
             self._go_on(answers)
 
     def _go_on(self, answers: Answers) -> None:
-        """Every seat asked has answered: run the ask's continuation with ``answers``."""
+        """Every seat asked has answered: run the ask's continuation with ``answers`` — at
+        once, as the next step it is (not put on the stack to be taken off again)."""
         s = self.s
         cont = s.cont
         s.asking, s.answers, s.cont = NOBODY, NOBODY, ()
-        s.stack.append(cont + (answers,))
-        self._run()
+        RUNNER[0].go_on(self, cont, answers)
 
     def play_bots(self, bots: Any, limit: int = 0, keep_log: bool = False) -> int:
         """Play the game to its end, each open decision answered by ``bots[seat]`` from that

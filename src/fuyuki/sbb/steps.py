@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Callable
 
 from fuyuki.sbb import battle, game, losses, rounds, setup
-from fuyuki.sbb.game import Game
+from fuyuki.sbb.game import Answers, Game
 from fuyuki.sbb.state import Op
 
 #: every step's function by the step's name
@@ -68,6 +68,27 @@ def run(g: Game) -> None:
         call(g, stack.pop())
         if immediate:
             g.check_end()
+
+
+def go_on(g: Game, cont: Op, answers: Answers) -> None:
+    """Run an answered question's continuation ``cont`` with its ``answers``, then the rule
+    stack: what :func:`run` does with the step ``cont + (answers,)`` on top of the stack,
+    without making that step (the most frequent called here, the others through
+    :func:`call`)."""
+    name: str = cont[0]
+    if name == "draft_picked":
+        setup.step_draft_picked(g, cont[1], cont[2], cont[3], cont[4], answers)
+    elif name == "reveal":
+        rounds.step_reveal(g, answers)
+    elif name == "place_extra":
+        rounds.step_place_extra(g, answers)
+    elif name == "battle_fight":
+        battle.step_battle_fight(g, cont[1], cont[2], answers)
+    else:
+        call(g, cont + (answers,))
+    if g.rules.end_timing == "immediate":
+        g.check_end()
+    run(g)
 
 
 def call(g: Game, op: Op) -> None:
@@ -136,10 +157,13 @@ def call(g: Game, op: Op) -> None:
 
 
 class Steps(game.Runner):
-    """The engine's :class:`~fuyuki.sbb.game.Runner`: :func:`run`."""
+    """The engine's :class:`~fuyuki.sbb.game.Runner`: :func:`run` and :func:`go_on`."""
 
     def run(self, g: Game) -> None:
         run(g)
+
+    def go_on(self, g: Game, cont: Op, answers: Answers) -> None:
+        go_on(g, cont, answers)
 
 
 game.RUNNER[:] = [Steps()]

@@ -160,6 +160,7 @@ class GameFacts:
         darkened = [False] * n
         dark_with: list[str | None] = [None] * n
         parent = 0
+        seat: int   # (an int: the lists above indexed natively, not through a generic look-up)
         for e in (g.kept if g.keep is not None else g.s.log):   # as logged: no Event objects
             # the three most frequent, logged by Game.log with their step's keys (each tuple
             # the keys of that one kind), are known by that tuple: no look-up by kind
@@ -192,7 +193,8 @@ class GameFacts:
                 if rnd == 0:
                     kind: str = _at(e, DRAFT_KEPT, _KEPT_KIND)
                     held = masters if kind == "master" else servants
-                    held[_at(e, DRAFT_KEPT, _KEPT_SEAT)] = _at(e, DRAFT_KEPT, _KEPT_CARD)
+                    seat = _at(e, DRAFT_KEPT, _KEPT_SEAT)
+                    held[seat] = _at(e, DRAFT_KEPT, _KEPT_CARD)
             elif read == _DEALT:
                 if rnd == 0:
                     seat = logged_get(e, "seat")
@@ -230,7 +232,7 @@ class GameFacts:
         self.masters, self.servants, self.reveal, self.dark_with = (masters, servants, reveal,
                                                                     dark_with)
         #: ``(cause label, "servant"/"master")`` and its count, sorted
-        self.losses = sorted(losses.items())
+        self.losses = sorted(losses.items()) if len(losses) > 1 else list(losses.items())
 
     def seat(self, seat: int) -> tuple[Any, ...]:
         """``seat``'s properties: ``(master, servant, offset from the first parent, player,
