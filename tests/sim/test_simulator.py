@@ -375,3 +375,9 @@ def test_a_games_seeds_made_ahead_play_the_same_game():
     other = setup_overrides.start(4, 5, quiet=True, rng_stream=game_stream(6))
     same = setup_overrides.start(4, 5, quiet=True, rng_stream=game_stream(5))
     assert own.s.adeck == same.s.adeck and own.s.adeck != other.s.adeck
+    # game_seeds hashes the seed's digits, written out once: the seeds of the int seed
+    from fuyuki.core.rng import derive_seeds
+
+    seed, bots, rng = game_seeds(cfg, 4)
+    assert bots == derive_seeds(seed, "bots", 4)
+    assert rng.getstate() == game_stream(seed).getstate() == game_stream(str(seed)).getstate()

@@ -611,8 +611,9 @@ def make_game(players: int, seed: int | None, rules: Rules | None, quiet: bool,
     return game
 
 
-def game_stream(seed: int, rng: int = RNG_VERSION) -> Rng:
-    """The random stream of the game of ``seed`` (RNG version ``rng``)."""
+def game_stream(seed: int | str, rng: int = RNG_VERSION) -> Rng:
+    """The random stream of the game of ``seed`` (RNG version ``rng``; the seed as an int or
+    as its decimal digits: the same stream)."""
     return stream(seed, "sbb", rng)
 
 

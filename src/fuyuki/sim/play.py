@@ -77,7 +77,8 @@ def game_seeds(cfg: SimConfig, index: int, stream: str = "game") -> Seeds:
     playing it (:func:`play_facts`' ``seeds``): a hash right after a game, its caches cold,
     takes about twice as long."""
     seed = game_seed(cfg.seed, index, stream)
-    return seed, derive_seeds(seed, "bots", cfg.players), game_stream(seed)
+    text = str(seed)   # the seed's digits, which both hashes read: written out once
+    return seed, derive_seeds(text, "bots", cfg.players), game_stream(text)
 
 
 def play_facts(cfg: SimConfig, index: int, *, bots: tuple[str, ...] | None = None,

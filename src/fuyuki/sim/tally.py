@@ -144,8 +144,8 @@ def _count(table: dict[Any, list[int]], key: Any, seats: int, wins: int) -> None
     if c is None:
         table[key] = [seats, wins]
     else:
-        c[0] += seats
-        c[1] += wins
+        c[0] = c[0] + seats   # (not +=: a generic in-place add on a boxed int when compiled)
+        c[1] = c[1] + wins
 
 
 def _add(counts: dict[Any, int], key: Any, c: int) -> None:
