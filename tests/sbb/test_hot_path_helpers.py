@@ -130,3 +130,21 @@ def test_the_action_deck_made_once_is_the_deck_made_each_time(lands: list[int],
     fewer = tuple(rules.events[drop:])   # another tuple: not the kept deck
     assert t.action_deck(land_ids, fewer) == plain(fewer)
     assert t.action_deck(land_ids, rules.events) == plain(rules.events)
+
+
+def test_ids_in_gives_a_new_list_of_the_tuples_ids_each_time() -> None:
+    """CardTable.ids_in caches by the tuple itself: an equal tuple made anew, and a tuple
+    made after many others, get their own ids; the list returned is the caller's."""
+    from fuyuki.sbb.cards import card_table
+    from fuyuki.sbb.game import default_rules
+
+    t = card_table(default_rules().cards)
+    masters = default_rules().masters
+    first = t.ids_in(masters)
+    assert first == t.ids_of(masters) and t.ids_in(masters) is not first
+    first.append(0)
+    assert t.ids_in(masters) == t.ids_of(masters)
+    for k in range(100):   # many tuples: the cache is cleared on the way
+        names = tuple(list(masters)[: 1 + k % len(masters)])
+        assert t.ids_in(names) == t.ids_of(names)
+    assert t.ids_in(tuple(reversed(masters))) == t.ids_of(tuple(reversed(masters)))

@@ -218,7 +218,8 @@ class CardTable:
         self.actions: dict[int, list[int]] = {
             COLOURS.index(land.colour): [self.ids[c] for c in cs.actions_of(land.colour)]
             for land in cs.lands.values()}
-        self._ids_cache: dict[tuple[str, ...], list[int]] = {}
+        #: ids_in's ints of each tuple, by the tuple's id (the tuple kept: its id stays its own)
+        self._ids_cache: dict[int, tuple[tuple[str, ...], list[int]]] = {}
         #: each action deck made, by its lands: the rules' events it was made with, the deck
         self._decks: dict[tuple[int, ...], tuple[tuple[str, ...], list[int]]] = {}
         #: what a reader derives once from this table, under the reader's name (the heuristic
@@ -286,10 +287,12 @@ class CardTable:
     def ids_in(self, cards: tuple[str, ...]) -> list[int]:
         """:meth:`ids_of` for a tuple the rules hold (their masters, servants, events): the
         ints are cached, a new list is returned."""
-        got = self._ids_cache.get(cards)
-        if got is None:
-            got = self._ids_cache[cards] = self.ids_of(cards)
-        return got.copy()
+        got = self._ids_cache.get(id(cards))   # by the tuple itself: not hashed again each game
+        if got is None or got[0] is not cards:
+            if len(self._ids_cache) >= 64:   # many rules' tuples seen: forget the older ones
+                self._ids_cache.clear()
+            got = self._ids_cache[id(cards)] = (cards, self.ids_of(cards))
+        return got[1].copy()
 
     def action_deck(self, lands: list[int], events: tuple[str, ...]) -> list[int]:
         """:meth:`CardSet.action_deck` as ints: each land's colour's action cards, then the

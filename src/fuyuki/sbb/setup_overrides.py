@@ -24,7 +24,7 @@ deal; nobody else sees them.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Final, Mapping
 
 from fuyuki.core.errors import DataError, IllegalAction
 from fuyuki.core.record import Record
@@ -34,8 +34,8 @@ from fuyuki.sbb.rules import Rules
 from fuyuki.sbb.setup import step_setup
 from fuyuki.sbb.state import Op
 
-ASSIGN = ("draft", "random")
-_REPLACED = ("draft_start", "deal_random")
+ASSIGN: Final[tuple[str, ...]] = ("draft", "random")
+_REPLACED: Final[tuple[str, ...]] = ("draft_start", "deal_random")
 
 
 def start(players: int = 4, seed: int | None = None, rules: Rules | None = None,
@@ -66,7 +66,7 @@ def deal(game: Game, fixed: Mapping[int, tuple[str, str]] | None = None,
     if assign not in ASSIGN:
         raise DataError("--assign", "assign", f"must be one of {list(ASSIGN)}, not {assign!r}")
     s, r = game.s, game.rules
-    if s.phase != "setup" or s.asking or not any(op[0] in _REPLACED for op in s.stack):
+    if s.phase != "setup" or s.asking or not _setup_pending(s.stack):
         raise IllegalAction("not_at_setup", "the setup hook works only right after start()")
     if fixed:
         _check_fixed(fixed, s.n, list(r.masters), list(r.servants), r.set_aside)
@@ -83,10 +83,20 @@ def deal(game: Game, fixed: Mapping[int, tuple[str, str]] | None = None,
     if fixed or assign != r.deal:   # (else the setup's own steps stay, as they are)
         free = tuple(seat for seat in s.order() if seat not in fixed)
         s.stack[:] = [new for op in s.stack for new in _replace(op, assign, free)]
-    game.record.config["setup"] = {"assign": assign,
-                                   "fixed": {str(k): list(v) for k, v in sorted(fixed.items())}}
+    game.record.config["setup"] = {
+        "assign": assign,
+        "fixed": {str(k): list(v) for k, v in sorted(fixed.items())} if fixed else {}}
     game._run()
     return game
+
+
+def _setup_pending(stack: list[Op]) -> bool:
+    """Whether a step the hook replaces is still on the rule stack (a loop: a generator
+    passed to ``any`` is a generic call per step in the compiled build)."""
+    for op in stack:
+        if op[0] in _REPLACED:
+            return True
+    return False
 
 
 def _replace(op: Op, assign: str, free: tuple[int, ...]) -> list[Op]:
