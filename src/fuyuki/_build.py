@@ -52,6 +52,7 @@ import warnings
 COMPILED = (
     "fuyuki.core.events",
     "fuyuki.core.protocol",
+    "fuyuki.core.record",
     "fuyuki.core.rng",
     "fuyuki.sbb.abilities",
     "fuyuki.sbb.cards",

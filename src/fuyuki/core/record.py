@@ -12,10 +12,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from fuyuki.core.data import short_repr
 from fuyuki.core.errors import DataError
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled: picklable, copyable (see _build)
 @dataclass
 class Record:
     game: str

@@ -23,6 +23,7 @@ from fuyuki.sbb.setup import DRAFT_KEPT
 from fuyuki.sbb.view import build_seen
 from fuyuki.sim.analysis import FullStateHeuristicBot, full_view
 from fuyuki.sim.config import SimConfig
+from fuyuki.sim.tally import Tally
 
 # events counted as uses of a card ability or a rule worth watching
 ABILITY_EVENTS = ("luck", "prevented", "substitute", "life_extension", "overseer", "darken",
@@ -123,6 +124,18 @@ def play_facts(cfg: SimConfig, index: int, *, bots: tuple[str, ...] | None = Non
                 view = None
             submit(seat, a.choose(view, d))
     return GameFacts(g, seat_of, names, index, seed)
+
+
+def count_played(cfg: SimConfig, jobs: list[tuple[str, tuple[str, ...] | None, int]],
+                 seeds: list[Seeds], rules: Any, counts: Tally) -> None:
+    """Play each job ``(stream, bots, index)`` of ``jobs`` with its :func:`game_seeds` (in
+    ``seeds``, in the same order) and add its facts to ``counts``: the simulator's game loop
+    (:func:`fuyuki.sim.runner.count_games`), here so that it runs compiled — each game's call
+    and count a native call, no interpreted loop between games."""
+    for k in range(len(jobs)):
+        stream, bots, index = jobs[k]
+        counts.add_facts(play_facts(cfg, index, bots=bots, stream=stream, rules=rules,
+                                    seeds=seeds[k]))
 
 
 class GameFacts:

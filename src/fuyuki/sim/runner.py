@@ -43,14 +43,12 @@ def count_chunk(cfg: SimConfig, jobs: list[Job]) -> tuple[Any, ...]:
 
 def count_games(cfg: SimConfig, jobs: list[Job], counts: Tally) -> Tally:
     """Play ``jobs`` in this process and add them to ``counts`` (returned)."""
-    from fuyuki.sim.play import game_seeds, play_facts
+    from fuyuki.sim.play import count_played, game_seeds
 
     rules = cfg.rules()
-    add = counts.add_facts
     seeds = [game_seeds(cfg, i, stream) for stream, _, i in jobs]   # hashed ahead, caches warm
     with cycle_collector_paused():
-        for (stream, bots, i), sd in zip(jobs, seeds):
-            add(play_facts(cfg, i, bots=bots, stream=stream, rules=rules, seeds=sd))
+        count_played(cfg, jobs, seeds, rules, counts)
     return counts
 
 
