@@ -15,3 +15,19 @@ def test_the_simulate_loop_counts_what_the_simulate_command_counts():
     cfg = SimConfig(games=100, players=4, bots=("random",), seed=1, gap_games=0)
     assert loop.tally.games == 100
     assert loop.tally.state() == count_jobs(cfg, plan(cfg)[0], workers=1).state()
+
+
+def test_builds_ab_runs_each_build_in_its_own_process_and_prints_the_medians(capsys):
+    """benchmarks/builds_ab.py against this same tree: two builds' runs alternate, each gives
+    a ratio to goofspiel from its own process, and the medians are printed."""
+    import sys
+
+    from tests.benchmark_module import BENCHMARKS
+
+    ab = load_benchmark("builds_ab")
+    ratios = ab.main(["--other", str(BENCHMARKS.parent), "--other-python", sys.executable,
+                      "--runs", "2", "--slices", "1", "--seconds", "0.05"])
+    assert set(ratios) == {"this", "other"}
+    assert all(len(r) == 2 and all(x > 0 for x in r) for r in ratios.values())
+    out = capsys.readouterr().out
+    assert out.count("run ") == 2 and "median loop / goofspiel, CPU: this " in out
