@@ -204,25 +204,29 @@ def falses(n: int) -> list[bool]:
     return _FALSES[n].copy() if n < len(_FALSES) else [False] * n
 
 
-def insert_sorted(out: list[int], v: int) -> None:
-    """Put ``v`` in its place in the ascending list ``out``, after any equal to it (a native
-    loop when compiled; appended when it is the largest)."""
-    n = len(out)
-    i = n
+def place(out: list[int], v: int) -> int:
+    """Where ``v`` goes in the ascending list ``out``: after every item not above it (a native
+    loop from the end when compiled)."""
+    i = len(out)
     while i > 0 and out[i - 1] > v:
         i -= 1
-    if i == n:
+    return i
+
+
+def insert_sorted(out: list[int], v: int) -> None:
+    """Put ``v`` in its :func:`place` in the ascending list ``out`` (appended when it is the
+    largest)."""
+    i = place(out, v)
+    if i == len(out):
         out.append(v)
     else:
         out.insert(i, v)
 
 
 def insert_unique(out: list[int], v: int) -> None:
-    """Put ``v`` in its place in the ascending list ``out`` unless it is there already:
-    ``sorted(set(...))`` built an item at a time (a native loop when compiled; a set and a sort
-    cost more for a few ints)."""
-    i = len(out)
-    while i > 0 and out[i - 1] > v:
-        i -= 1
+    """Put ``v`` in its :func:`place` in the ascending list ``out`` unless it is there
+    already: ``sorted(set(...))`` built an item at a time (a set and a sort cost more for a
+    few ints when compiled)."""
+    i = place(out, v)
     if i == 0 or out[i - 1] != v:
         out.insert(i, v)
