@@ -21,6 +21,7 @@ import statistics
 import subprocess
 import sys
 from pathlib import Path
+from typing import NoReturn
 
 HERE = Path(__file__).resolve().parents[1]
 
@@ -40,12 +41,24 @@ print(loop.cpu_rate / goof.cpu_rate, 1e6 / loop.cpu_rate, 1e6 / goof.cpu_rate)
 """
 
 
+def fail(message: str) -> NoReturn:
+    """One line on stderr, exit status 2."""
+    print(f"builds_ab: {message}", file=sys.stderr)
+    raise SystemExit(2)
+
+
 def run(tree: Path, python: str, slices: int, seconds: float) -> tuple[float, float, float]:
     """One run in ``tree``: (loop/goofspiel CPU ratio, µs a loop game, µs a goofspiel game)."""
     env = dict(os.environ, PYTHONHASHSEED="0",
                PYTHONPATH=os.pathsep.join([str(tree / "src"), str(tree / "benchmarks")]))
-    out = subprocess.run([python, "-c", RUN.format(slices=slices, seconds=seconds)], cwd=tree,
-                         env=env, capture_output=True, text=True, check=True)
+    try:
+        out = subprocess.run([python, "-c", RUN.format(slices=slices, seconds=seconds)],
+                             cwd=tree, env=env, capture_output=True, text=True)
+    except OSError as exc:
+        fail(f"cannot run {python}: {exc.strerror}")
+    if out.returncode != 0:
+        last = (out.stderr.strip().splitlines() or ["no message"])[-1]
+        fail(f"the run in {tree} failed: {last}")
     ratio, loop_us, goof_us = (float(x) for x in out.stdout.split()[-3:])
     return ratio, loop_us, goof_us
 
@@ -58,6 +71,10 @@ def main(argv: list[str] | None = None) -> dict[str, list[float]]:
     ap.add_argument("--slices", type=int, default=8, help="slices of each workload a run")
     ap.add_argument("--seconds", type=float, default=0.5, help="seconds a slice")
     args = ap.parse_args(argv)
+    if not (args.other / "benchmarks" / "sbb_speed.py").is_file():
+        ap.error(f"--other {args.other}: no benchmarks/sbb_speed.py there (a checkout's root?)")
+    if min(args.runs, args.slices) < 1 or args.seconds <= 0:
+        ap.error("--runs and --slices must be at least 1, --seconds above 0")
     builds = {"this": (HERE, sys.executable), "other": (args.other.resolve(), args.other_python)}
     ratios: dict[str, list[float]] = {name: [] for name in builds}
     for k in range(args.runs):

@@ -31,3 +31,24 @@ def test_builds_ab_runs_each_build_in_its_own_process_and_prints_the_medians(cap
     assert all(len(r) == 2 and all(x > 0 for x in r) for r in ratios.values())
     out = capsys.readouterr().out
     assert out.count("run ") == 2 and "median loop / goofspiel, CPU: this " in out
+
+
+def test_builds_ab_says_in_one_line_what_is_wrong(tmp_path, capsys):
+    """A tree without the benchmark, a Python that cannot run, a run that fails: exit 2 and a
+    one-line message, no traceback."""
+    import pytest
+
+    ab = load_benchmark("builds_ab")
+    from tests.benchmark_module import BENCHMARKS
+
+    tree = str(BENCHMARKS.parent)
+    cases = [(["--other", str(tmp_path)], "no benchmarks/sbb_speed.py there"),
+             (["--other", tree, "--other-python", str(tmp_path / "none")], "cannot run"),
+             (["--other", tree, "--other-python", "/bin/false"], "failed"),
+             (["--other", tree, "--runs", "0"], "at least 1")]
+    for argv, said in cases:
+        with pytest.raises(SystemExit) as stop:
+            ab.main(["--runs", "1", "--slices", "1", "--seconds", "0.05"] + argv)
+        assert stop.value.code == 2
+        err = capsys.readouterr().err
+        assert said in err and "Traceback" not in err
