@@ -40,6 +40,9 @@ heuristic bots >= 0.3x, ``fuyuki simulate`` with 2 workers >= 1.8x one worker in
    shared machine runs. ``--sim-pairs`` pairs of runs (1 then 2 workers, then the other way
    round), each pair's ratio and their median: runs of a second or two move by ±10 % with
    the machine, a single pair's ratio by ±15 %.
+
+Last, a line for each of the issue's targets this run measured: the figure (API rows: part 1;
+the command: part 2's median; workers: part 3's median), the target, met or NOT met.
 """
 
 from __future__ import annotations
@@ -162,6 +165,28 @@ def sim_workers(games: int, workers: int) -> tuple[float, float, float]:
     return games / busiest, parent, kids
 
 
+#: issue 20's targets: (figure, at least, aim or None), in the order the benchmark measures them
+TARGETS = (("random bots, API: CPU ratio to goofspiel", 1.0, 1.5),
+           ("heuristic bots, API: CPU ratio to goofspiel", 0.3, None),
+           ("simulate --workers 1, marginal: median CPU ratio to goofspiel", 1.0, None),
+           ("simulate, 2 workers / 1 worker: median CPU ratio", 1.8, None))
+
+
+def verdict(figures: dict[str, float]) -> list[str]:
+    """A line for each target of :data:`TARGETS` that was measured (``figures``: by name):
+    the figure, the target and whether it was met (and the aim, where there is one)."""
+    lines = []
+    for name, least, aim in TARGETS:
+        if name not in figures:
+            continue
+        x = figures[name]
+        said = f"{x:.3f} >= {least}: met" if x >= least else f"{x:.3f} < {least}: NOT met"
+        if aim is not None:
+            said += f"; aim {aim}: " + ("reached" if x >= aim else "not reached")
+        lines.append(f"   {name}: {said}")
+    return lines
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seconds", type=float, default=20.0, help="per workload (interleaved)")
@@ -186,6 +211,8 @@ def main() -> None:
         for w in loads:
             w.slice(args.seconds / slices)
     goof = loads[0]
+    figures = {TARGETS[0][0]: loads[1].cpu_rate / goof.cpu_rate,
+               TARGETS[1][0]: loads[2].cpu_rate / goof.cpu_rate}
     print("1. 4-player games per second, one core, interleaved slices")
     print(f"   {'workload':15s} {'games':>7s} {'CPU games/s':>12s} {'wall games/s':>13s} "
           f"{'CPU ratio':>10s} {'wall ratio':>11s}")
@@ -205,7 +232,8 @@ def main() -> None:
             cpu_ratios.append(n / (c2 - c1))
             wall_ratios.append(n / (w2 - w1))
             print(f"   pair {k + 1}: CPU {cpu_ratios[-1]:.3f}  wall {wall_ratios[-1]:.3f}")
-        print(f"   median: CPU {statistics.median(cpu_ratios):.3f}  "
+        figures[TARGETS[2][0]] = median = statistics.median(cpu_ratios)
+        print(f"   median: CPU {median:.3f}  "
               f"wall {statistics.median(wall_ratios):.3f}")
         # the fastest run of each size: other processes only ever slow a run down, so the
         # least time is the least disturbed (timeit's rule); a difference of two such is
@@ -213,19 +241,27 @@ def main() -> None:
         fast = {size: (min(c for c, _ in r), min(w for _, w in r)) for size, r in runs.items()}
         print(f"   fastest runs: CPU {n / (fast[2 * n][0] - fast[n][0]):.3f}  "
               f"wall {n / (fast[2 * n][1] - fast[n][1]):.3f}")
-    n = args.sim_games
-    if not n:
-        return
+    if args.sim_games:
+        figures[TARGETS[3][0]] = part_three(args.sim_games, args.sim_pairs)
+    print("Against issue 20's targets (this run):")
+    print("\n".join(verdict(figures)))
+
+
+def part_three(n: int, pairs: int) -> float:
+    """Part 3: ``pairs`` pairs of ``simulate`` runs of ``n`` games with 1 and 2 workers; the
+    median ratio."""
     print(f"3. simulate(), {n} random-bot games: rate = games / busiest process CPU")
     ratios = []
-    for k in range(args.sim_pairs):   # 1 then 2 workers, then 2 then 1: a drift hits both
+    for k in range(pairs):   # 1 then 2 workers, then 2 then 1: a drift hits both
         order = (1, 2) if k % 2 == 0 else (2, 1)
         got = {w: sim_workers(n, w) for w in order}
         (r1, p1, _), (r2, p2, k2) = got[1], got[2]
         ratios.append(r2 / r1)
         print(f"   pair {k + 1}: 1 worker {r1:8.1f} games/s (parent {p1:.2f} s CPU); 2 workers "
               f"{r2:8.1f} games/s (parent {p2:.2f} s, workers {k2:.2f} s)  ratio {r2 / r1:.2f}")
-    print(f"   median ratio {statistics.median(ratios):.2f}")
+    median = statistics.median(ratios)
+    print(f"   median ratio {median:.2f}")
+    return median
 
 
 if __name__ == "__main__":

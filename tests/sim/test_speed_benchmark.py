@@ -52,3 +52,18 @@ def test_builds_ab_says_in_one_line_what_is_wrong(tmp_path, capsys):
         assert stop.value.code == 2
         err = capsys.readouterr().err
         assert said in err and "Traceback" not in err
+
+
+def test_sbb_speed_says_of_each_measured_target_whether_it_was_met():
+    """The benchmark's last lines: each of issue 20's targets it measured, met or NOT met
+    (and the aim, where there is one); a target it did not measure is not mentioned."""
+    speed = load_benchmark("sbb_speed")
+    api, heuristic, command, workers = (name for name, _, _ in speed.TARGETS)
+    lines = speed.verdict({api: 1.42, heuristic: 0.29, command: 1.0})
+    assert len(lines) == 3 and not any(workers in line for line in lines)
+    assert lines[0].endswith("1.420 >= 1.0: met; aim 1.5: not reached")
+    assert lines[1].endswith("0.290 < 0.3: NOT met")
+    assert lines[2].endswith("1.000 >= 1.0: met")   # at the line counts as met
+    assert speed.verdict({api: 1.5, workers: 1.79}) == [
+        f"   {api}: 1.500 >= 1.0: met; aim 1.5: reached",
+        f"   {workers}: 1.790 < 1.8: NOT met"]
