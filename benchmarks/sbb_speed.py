@@ -187,7 +187,7 @@ def verdict(figures: dict[str, float]) -> list[str]:
     return lines
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seconds", type=float, default=20.0, help="per workload (interleaved)")
     ap.add_argument("--cli-games", type=int, default=20000,
@@ -196,7 +196,9 @@ def main() -> None:
     ap.add_argument("--sim-games", type=int, default=8000, help="part 3: games per run (0: skip)")
     ap.add_argument("--sim-pairs", type=count, default=3,
                     help="part 3: pairs of runs, 1 and 2 workers (median ratio)")
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
+    if args.seconds <= 0 or min(args.cli_games, args.sim_games) < 0:
+        ap.error("--seconds must be above 0, --cli-games and --sim-games 0 or more")
     print(f"build: {describe()}; python {sys.version.split()[0]}; "
           f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     loads = [Workload("goofspiel", goofspiel()),

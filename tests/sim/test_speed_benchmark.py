@@ -67,3 +67,17 @@ def test_sbb_speed_says_of_each_measured_target_whether_it_was_met():
     assert speed.verdict({api: 1.5, workers: 1.79}) == [
         f"   {api}: 1.500 >= 1.0: met; aim 1.5: reached",
         f"   {workers}: 1.790 < 1.8: NOT met"]
+
+
+def test_sbb_speed_refuses_bad_counts_in_one_line(capsys):
+    """No seconds to time, or a negative number of games: exit 2 and argparse's one line, before
+    anything runs (it was a ZeroDivisionError or the command's traceback)."""
+    import pytest
+
+    speed = load_benchmark("sbb_speed")
+    for argv in (["--seconds", "0"], ["--cli-games", "-5"], ["--sim-games", "-1"]):
+        with pytest.raises(SystemExit) as stop:
+            speed.main(argv)
+        assert stop.value.code == 2
+        err = capsys.readouterr().err
+        assert "--seconds must be above 0" in err and "Traceback" not in err
