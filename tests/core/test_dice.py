@@ -1,4 +1,5 @@
-"""Commit-reveal dice: test vectors, no modulo bias, fixed dice for cases, log verification."""
+"""Commit-reveal dice (log format 2): test vectors, the chain, no modulo bias, fixed dice for
+cases, and the dice lines of a log checked (tests/rpg/test_forgeries.py: whole wars)."""
 
 import hashlib
 import hmac
@@ -7,9 +8,13 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from fuyuki.core import dice
-from fuyuki.core.dice import CommittedDice, DiceError, FixedDice, verify_lines
+from fuyuki.core.dice import CommittedDice, DiceError, FixedDice, WarDice, verify_lines
 
 SECRET = bytes(range(32))
+
+
+def _h(key, msg):
+    return hmac.new(key, msg, hashlib.sha256).digest()
 
 
 def test_commitment_is_sha256_of_the_secret():
@@ -18,29 +23,47 @@ def test_commitment_is_sha256_of_the_secret():
     assert dice.commitment(SECRET) == hashlib.sha256(SECRET).hexdigest()
 
 
-# Test vectors: secret = bytes 00..1f; five rolls of one round, each chained to the one before:
-# mac_n = HMAC-SHA256(secret, mac_{n-1} + ASCII(n) + 0x1E + UTF-8 label), die = 1 + x mod faces.
+# Test vectors: key = bytes 00..1f; five rolls of one turn, each chained to the one before:
+# mac = HMAC(key, "R" link ASCII(n) 0x1E label 0x1E ASCII(faces)), die = 1 + x mod faces,
+# link = HMAC(key, "L" link ASCII(n) 0x1E label 0x1E ASCII(faces) 0x1E ASCII(value)).
 VECTORS = [
-    (1, "t1/am/red-saber", 10, "a2ce9f8a78502cafe20a2e3fee8f2c08ff0d361a432f780505e9db08e1afa936", 3),
-    (2, "t1/b1/d100", 100, "62407e7c5e83fd9bffdca7042bf0d1b58ddab2ca4e16db38edcbf9c5872139fd", 98),
-    (3, "t1/b1/d4", 4, "ee78e06e34660ebee761073efbad9ff850e94646e0d7a4ed08c9677174536c64", 1),
-    (4, "x", 2, "a3cceb0efb6c1874b0420657ec725279df54c9e61b036fb970e17a7e09a7cef9", 2),
-    (5, "赤のセイバー", 6, "4989d74e12f7489557094ac61b35265e11ee65a22197e4567966b9a5164677d6", 5),
+    (1, "t1/am/red-saber", 10, "85ac39c8cf54ca58cf5e2229ac8c7089463662a3c07d24f078685edfb2b98c00", 3),
+    (2, "t1/b1/d100", 100, "08e691d464b2e3edd4ae07d15ad3456e217b7dd9739e9c2c9edbe43628fc7149", 38),
+    (3, "t1/b1/d4", 4, "63e06a07ad578500e04ee1e68d691b7c27bdc3d92f4f215db1c6a2afef19cf9e", 3),
+    (4, "x", 2, "ab3aedab153a19354fd91cbc2d8e2b2cb7f4a51d0b921a2b9556402af5c7f089", 2),
+    (5, "赤のセイバー", 6, "3034b4fd94c30f2a8a1230f337f495f800dace3c2cf5cf8ca5d5362f484ee310", 1),
 ]
+SEAL = "81db46b3eec5271fc6e71d7c87a38de8af9eedd4b3a85564da19394c7f2e31a0"
 
 
-def test_hmac_roll_vectors():
+def test_hmac_roll_vectors_bind_number_label_faces_and_value():
     d = CommittedDice(SECRET)
-    prev = b""
+    link = b""
     for n, label, faces, mac, value in VECTORS:
-        assert dice.roll_mac(SECRET, n, label, 0, prev).hex() == mac
-        assert dice.roll_value(SECRET, n, label, faces, prev) == value
+        assert dice.roll_mac(SECRET, n, label, faces, 0, link).hex() == mac
         assert d.roll(label, faces) == value
         # the documented function, written out independently
-        msg = prev + str(n).encode() + b"\x1e" + label.encode()
-        x = int.from_bytes(hmac.new(SECRET, msg, hashlib.sha256).digest(), "big")
+        body = link + str(n).encode() + b"\x1e" + label.encode() + b"\x1e" + str(faces).encode()
+        x = int.from_bytes(_h(SECRET, b"R" + body), "big")
         assert 1 + x % faces == value
-        prev = bytes.fromhex(mac)
+        link = _h(SECRET, b"L" + body + b"\x1e" + str(value).encode())
+        assert d.link == link
+    assert d.seal().hex() == SEAL == _h(SECRET, b"E" + link + b"5").hex()
+    # the faces are in the MAC: the same roll with other faces is another number
+    assert dice.roll_mac(SECRET, 2, "t1/b1/d100", 229, 0, b"") != dice.roll_mac(SECRET, 2, "t1/b1/d100", 100, 0, b"")
+
+
+def test_the_gm_chain_and_the_turn_key_are_the_documented_functions():
+    chain = dice.gm_chain(SECRET, 3)
+    assert chain[3] == _h(SECRET, b"fuyuki-dice/2/chain")
+    assert all(hashlib.sha256(chain[t]).digest() == chain[t - 1] for t in (1, 2, 3))
+    head = dice.war_head(chain[0].hex(), 3)
+    wid = hashlib.sha256(f"#DICE WAR 2 {chain[0].hex()} 3".encode()).digest()
+    assert dice.war_id(head) == wid
+    key = dice.turn_key(wid, 1, wid, chain[1], [("program", bytes(32))])
+    assert key == hashlib.sha256(b"fuyuki-dice/2/turn\x1e" + wid + b"\x1e1\x1e" + wid + b"\x1e"
+                                 + chain[1] + b"\x1eprogram\x1f" + bytes(32)).digest()
+    assert key.hex() == "62aa794119df508369345dcc3067a6265c54703842cf178f43dde687c8a09ebc"
 
 
 def test_derive_secret_vector():
@@ -52,19 +75,18 @@ def test_rejection_sampling_takes_the_next_try(monkeypatch):
     calls = []
     real = dice.roll_mac
 
-    def fake(secret, n, label, attempt=0, prev=b""):
+    def fake(key, n, label, faces, attempt=0, link=b""):
         calls.append(attempt)
         if attempt == 0:
             return b"\xff" * 32          # 2**256 - 1 >= limit for 3 faces: rejected
-        return real(secret, n, label, attempt, prev)
+        return real(key, n, label, faces, attempt, link)
 
     monkeypatch.setattr(dice, "roll_mac", fake)
     v = dice.roll_value(SECRET, 1, "t1/x", 3)
     assert calls == [0, 1]
-    x = int.from_bytes(real(SECRET, 1, "t1/x", 1), "big")
+    x = int.from_bytes(real(SECRET, 1, "t1/x", 3, 1), "big")
     assert v == 1 + x % 3
-    # the retry message is n + 0x1E + label + 0x1F + "1"
-    assert real(SECRET, 1, "t1/x", 1) == hmac.new(SECRET, b"1\x1et1/x\x1f1", hashlib.sha256).digest()
+    assert real(SECRET, 1, "t1/x", 3, 1) == _h(SECRET, b"R1\x1et1/x\x1e3\x1f1")
 
 
 @settings(max_examples=200, deadline=None)
@@ -95,17 +117,6 @@ def test_bad_faces_are_refused(faces):
         dice.roll_value(SECRET, 1, "x", faces)
 
 
-def test_committed_dice_record_rolls_and_refuse_a_label_twice():
-    d = CommittedDice(SECRET)
-    assert d.roll("t1/a", 6) == dice.roll_value(SECRET, 1, "t1/a", 6)
-    link = dice.roll_mac(SECRET, 1, "t1/a")
-    assert d.roll("t1/b", 6) == dice.roll_value(SECRET, 2, "t1/b", 6, link)
-    with pytest.raises(DiceError):
-        d.roll("t1/a", 6)
-    assert [(r.n, r.label, r.faces) for r in d.rolls] == [(1, "t1/a", 6), (2, "t1/b", 6)]
-    assert d.commitment == dice.commitment(SECRET)
-
-
 def test_fixed_dice_fail_when_rolls_are_left_unused():
     f = FixedDice([3, "d100=42", "4:2"])
     assert f.roll("a", 6) == 3
@@ -125,118 +136,73 @@ def test_fixed_dice_check_range_and_faces():
         FixedDice(["d100=5"]).roll("a", 10)
 
 
-def _log(secret=SECRET, rolls=(("t1/a", 10), ("t1/b", 100), ("t1/c", 6)), scope="t1"):
-    d = CommittedDice(secret)
-    lines = ["text", f"#DICE COMMIT {scope} {d.commitment}"]
-    for label, faces in rolls:
-        value = d.roll(label, faces)
-        lines.append(f"#DICE ROLL {len(d.rolls)} {label} 1D{faces} {value}")
-    lines.append(f"#DICE REVEAL {scope} {secret.hex()} {len(d.rolls)}")
+def test_committed_dice_record_rolls_and_refuse_a_label_twice():
+    d = CommittedDice(SECRET)
+    assert d.roll("t1/a", 6) == dice.roll_value(SECRET, 1, "t1/a", 6)
+    with pytest.raises(DiceError):
+        d.roll("t1/a", 6)
+    assert [(r.n, r.label, r.faces) for r in d.rolls] == [(1, "t1/a", 6)]
+
+
+def _log(turns=2, rolls=(("a", 10), ("b", 100), ("c", 6))):
+    """A small format-2 log made the way a war makes it (text lines show each die)."""
+    wd = WarDice(SECRET, turns)
+    lines = ["text", wd.head]
+    before = None
+    for t in range(1, turns + 1):
+        d = wd(t)
+        d.follow(before)
+        lines.append(f"#DICE COMMIT t{t} {d.commitment}")
+        lines += [f"#DICE PARTY t{t} {n} {c}" for n, c, _ in d.published()["parties"]]
+        lines += [f"#DICE OPEN t{t} {n} {r}" for n, _, r in d.published()["parties"]]
+        for label, faces in rolls:
+            v = d.roll(f"t{t}/{label}", faces)
+            lines += [f"#DICE ROLL {len(d.rolls)} t{t}/{label} 1D{faces} {v}",
+                      f"(1D{faces}<=5) ＞ {v} ＞ {'成功' if v <= 5 else '失敗'}"]
+        lines.append(f"#DICE REVEAL t{t} {d.secret.hex()} {len(d.rolls)} {d.seal().hex()}")
+        before = d
     return lines
 
 
-def _codes(lines):
+def _first(lines):
     rep = verify_lines(lines)
-    assert not rep.ok
-    return [(p.code, p.line) for p in rep.problems]
+    assert rep.problems, "accepted"
+    return rep.problems[0].code, rep.problems[0].line
 
 
-def test_verify_accepts_an_honest_log():
+def test_verify_accepts_an_honest_log_and_waits_for_the_record():
     rep = verify_lines(_log())
-    assert rep.ok and rep.commits == 1 and rep.rolls == 3
+    assert not rep.problems and rep.commits == 2 and rep.rolls == 6
+    assert [p.code for p in rep.pending] == ["no_record"] and not rep.ok
+
+
+def test_an_unrevealed_turn_is_pending_not_wrong():
+    lines = _log()[:-1]
+    rep = verify_lines(lines)
+    assert not rep.problems and [p.code for p in rep.pending] == ["no_reveal"]
 
 
 def test_verify_names_the_tampered_roll():
     lines = _log()
-    n, label, die, value = lines[3].split()[2:6]
-    lines[3] = f"#DICE ROLL {n} {label} {die} {int(value) % 100 + 1}"
-    rep = verify_lines(lines)
-    assert not rep.ok
-    assert [(p.code, p.line, p.params["label"]) for p in rep.problems] == [("mismatch", 4, "t1/b")]
-    assert rep.problems[0].params["expected"] == int(value)
+    i = next(k for k, x in enumerate(lines) if x.startswith("#DICE ROLL 2 t2/"))
+    parts = lines[i].split()
+    parts[5] = str(int(parts[5]) % 100 + 1)
+    lines[i] = " ".join(parts)
+    lines[i + 1] = f"(1D100<=5) ＞ {parts[5]} ＞ {'成功' if int(parts[5]) <= 5 else '失敗'}"
+    assert _first(lines) == ("mismatch", i + 1)
 
 
-def test_verify_catches_a_secret_that_does_not_match_the_commitment():
-    lines = _log()
-    lines[-1] = f"#DICE REVEAL t1 {bytes(32).hex()} 3"
-    codes = {p.code for p in verify_lines(lines).problems}
-    assert "bad_commit" in codes
-
-
-# -- tampered logs (issue 16): each forgery is found and named ------------------------------
-
-def test_tampered_a_second_commit_of_the_same_scope_is_refused():
-    """A second COMMIT for t1 with a fresh secret, and changed rolls under it, no longer pass:
-    the first commitment is the one that counts."""
-    other = bytes([7]) * 32
-    forged = _log(other)
-    lines = _log()[:3] + forged[1:]     # the honest first roll, then a fresh commit/reveal pair
-    assert ("tamper.dup_commit", 4) in _codes(lines)
-
-
-def test_tampered_a_relabelled_roll_no_longer_matches_nor_do_the_rolls_after_it():
-    lines = _log()
-    n, label, die, value = lines[3].split()[2:6]
-    lines[3] = f"#DICE ROLL {n} t1/b-again {die} {value}"
-    assert ("mismatch", 4) in _codes(lines)
-    # even with the value recomputed for the new label, the chain moves every later roll
-    link = dice.roll_mac(SECRET, 1, "t1/a")
-    lines[3] = f"#DICE ROLL 2 t1/b-again 1D100 {dice.roll_value(SECRET, 2, 't1/b-again', 100, link)}"
-    assert _codes(lines) == [("mismatch", 5)]
-
-
-def test_tampered_a_roll_made_again_under_a_new_label_is_found():
-    """The GM dislikes roll 2, makes it again as roll 3 "t1/b2" (the value honest dice give
-    it) and deletes the original: the numbers show the gap."""
-    d = CommittedDice(SECRET)
-    d.roll("t1/a", 10)
-    d.roll("t1/b", 100)
-    new = d.roll("t1/b2", 100)
-    lines = _log()
-    lines[3] = f"#DICE ROLL 3 t1/b2 1D100 {new}"     # replaces roll 2
-    assert ("tamper.number", 4) in _codes(lines)
-
-
-@pytest.mark.parametrize("i", [2, 3, 4])
-def test_tampered_a_removed_roll_line_is_found(i):
-    lines = _log()
-    del lines[i]
-    codes = {c for c, _ in _codes(lines)}
-    assert "tamper.count" in codes
-    if i < 4:          # not the last roll: the numbers after it no longer follow
-        assert "tamper.number" in codes
-
-
-def test_tampered_an_inserted_roll_line_is_found():
-    lines = _log()
-    value = dice.roll_value(SECRET, 4, "t1/extra", 6, b"")
-    lines.insert(4, f"#DICE ROLL 4 t1/extra 1D6 {value}")   # a correct value, wrong place
-    codes = {c for c, _ in _codes(lines)}
-    assert {"tamper.number", "tamper.count"} <= codes
-
-
-def test_tampered_moved_roll_lines_are_found():
-    lines = _log()
-    lines[2], lines[3] = lines[3], lines[2]
-    assert "tamper.number" in {c for c, _ in _codes(lines)}
-
-
-def test_tampered_a_second_reveal_and_a_nested_commit_are_found():
-    lines = _log()
-    assert ("tamper.dup_reveal", 7) in _codes(lines + [lines[-1]])
-    inner = _log(bytes([9]) * 32, scope="t1x")
-    nested = lines[:3] + inner[1:] + lines[3:]
-    assert ("tamper.nested", 4) in _codes(nested)
-
-
-@pytest.mark.parametrize("line", [
-    "#DICE ROLL t1/a 1D10 3",                  # the old unnumbered format
-    "#DICE ROLL １ t1/a 1D10 3",               # a number in other digits
-    "#DICE ROLL 1 t1/a 1D10 3 extra",
-    "#DICE REVEAL t1 00",                      # a reveal without the count
-    "#DICE COMMIT t1 not-hex",
-])
+@pytest.mark.parametrize("line", ["#DICE ROLL t1/a 1D10 3", "#DICE ROLL \uff11 t1/a 1D10 3",
+                                  "#DICE ROLL 1 t1/a 1D10 3 extra", "#DICE REVEAL t1 00",
+                                  "#DICE COMMIT t1 not-hex", "#DICE  ROLL 1 t1/a 1D10 3"])
 def test_malformed_dice_lines_are_named(line):
     lines = _log()
-    lines.insert(2, line)
-    assert ("bad_line", 3) in _codes(lines)
+    i = lines.index(next(x for x in lines if x.startswith("#DICE ROLL 1 t1/")))
+    lines.insert(i, line)
+    code, at = _first(lines)
+    assert at == i + 1 and code in ("bad_line", "char", "tamper.nested")
+
+
+def test_an_old_format_log_is_refused_naming_its_version():
+    assert _first(["text", "#DICE COMMIT t1 " + "0" * 64]) == ("format", 2)
+    assert _first(["#DICE WAR 1 " + "0" * 64 + " 3 " + "0" * 64 + " " + "0" * 64]) == ("format", 1)

@@ -19,13 +19,13 @@ def run(*args, input=None):
 def test_battle_from_two_sheet_files_in_both_languages(tmp_path):
     ja = run("battle", SABER, ASSASSIN, "--seed", "7", "--attacker", "B")
     assert ja.exit_code == 0, ja.output
-    assert "【ダイス公約】battle SHA-256：" in ja.output and "気配遮断 ＞ B側が先制" in ja.output
+    assert "【ダイス公約】t1 SHA-256：" in ja.output and "気配遮断 ＞ B側が先制" in ja.output
     assert "(1D100<=" in ja.output and "【結果】" in ja.output
     en = run("battle", SABER, ASSASSIN, "--seed", "7", "--attacker", "B", "--lang", "en",
              "--log", str(tmp_path / "b.log"))
     assert en.exit_code == 0 and "[Result]" in en.output and "side B has initiative" in en.output
     ok = run("verify", str(tmp_path / "b.log"), "--lang", "en")
-    assert ok.exit_code == 0 and "verified: 1 commitment," in ok.output
+    assert ok.exit_code == 0 and "verified: 1 turn commitments," in ok.output
 
 
 def test_battle_by_roster_ids_with_a_person_choosing_for_side_a():
@@ -54,10 +54,11 @@ def test_auto_war_log_verifies_and_a_tampered_roll_is_named(tmp_path):
     assert res.exit_code == 0, res.output
     assert "【聖杯戦争終結】" in res.output
     text = log.read_text("utf-8").splitlines()
-    assert text[0].startswith("【聖杯戦争開始】")
+    assert text[0].startswith("【ダイス公約】") and text[1].startswith("#DICE WAR 2 ")
+    assert text[2].startswith("【聖杯戦争開始】")
     assert sum(1 for x in text if x.startswith("#DICE COMMIT")) == 2
     ok = run("verify", str(log))
-    assert ok.exit_code == 0 and "検証OK：2件の公約" in ok.output
+    assert ok.exit_code == 0 and "検証OK：2ターンの公約" in ok.output
     i = next(n for n, x in enumerate(text) if x.startswith("#DICE ROLL ") and x.split()[3].startswith("t2/"))
     n, label, die, value = text[i].split()[2:6]
     faces = int(die[2:])

@@ -8,11 +8,12 @@ from typing import Any, Optional
 
 import typer
 
-from fuyuki.cli.files import fail, roster as roster_file, rpg_sheet, war_log, war_save
-from fuyuki.core.dice import CommittedDice, derive_secret, fresh_secret
+from fuyuki.cli.files import fail, roster as roster_file, rpg_sheet, war_save
+from fuyuki.core.dice import derive_secret, fresh_secret
+from fuyuki.core.load import read_text
 from fuyuki.core.errors import DataError, FuyukiError
 from fuyuki.core.load import check_output
-from fuyuki.core.events import Event, visible
+from fuyuki.core.events import Event
 from fuyuki.core.protocol import Decision
 from fuyuki.core.record import Record
 
@@ -111,20 +112,25 @@ def battle_cmd(
     from fuyuki.rpg.roster import lookup_pair
     from fuyuki.rpg.rules import default_rules
     from fuyuki.rpg.text import Renderer
+    from fuyuki.rpg.war_log import battle_log, head_event, roster_field, war_dice
 
     lang = _lang(lang)
     try:
         if log:
             check_output(log, "--log")
         rules = default_rules()
-        ro = None
+        ro, ro_text = None, None
+        sources: list[dict[str, Any]] = []
 
         def sheet(x: str):
-            nonlocal ro
+            nonlocal ro, ro_text
             if x.endswith(".toml") or Path(x).is_file():
-                return rpg_sheet(x)
+                pair = rpg_sheet(x)
+                sources.append({"sheet": read_text(x), "name": Path(x).name})
+                return pair
             if ro is None:
-                ro = roster_file(roster)[0]
+                ro, ro_text, _ = roster_file(roster)
+            sources.append({"pair": x})
             return lookup_pair(ro, x)
 
         pa, pb = sheet(a), sheet(b)
@@ -132,11 +138,14 @@ def battle_cmd(
             raise DataError("--attacker", "attacker", "must be A or B")
         att = None if attacker is None else "AB".index(attacker.upper())
         secret = derive_secret(seed, "battle") if seed is not None else fresh_secret()
-        dice = CommittedDice(secret)
+        wd = war_dice(secret, 1, ro_text)
+        dice = wd(1)
+        dice.follow(None)
         game = BattleGame(rules, ([pa], [pb]), lambda: dice, attacker=att, surprise=surprise,
-                          snipe=snipe, lineups=(lineup_a, lineup_b), label="b1")
+                          snipe=snipe, lineups=(lineup_a, lineup_b), label="t1/b1")
         agents = {0: SimpleAgent(seed or 0, 0), 1: SimpleAgent(seed or 0, 1)}
-        head = [Event("dice_commit", {"scope": "battle", "sha": dice.commitment})]
+        head = [head_event(wd), Event("dice_commit", {"scope": "t1", "sha": dice.commitment,
+                                                      **dice.published()})]
         out = Renderer(lang, brief=brief)
         typer.echo("\n".join(out.lines(head)))
         shown = 0
@@ -155,11 +164,17 @@ def battle_cmd(
                                                   | {"max_mana": game.states[seat].max_mana(rules)},
                                                   "pairs": []}, d)
                 game.submit(seat, choice)
-        tail = [Event("dice_reveal", {"scope": "battle", "secret": dice.secret.hex()})]
+        tail = [Event("dice_reveal", {"scope": "t1", "secret": dice.secret.hex(),
+                                      "seal": dice.seal().hex()})]
         rest = out.lines(game.events[shown:] + tail)
         typer.echo("\n".join(rest))
         if log:
-            full = Renderer(lang, brief=brief, dice=True).lines(head + game.events + tail)
+            record = {"v": 2, "kind": "battle", "lang": lang, "brief": brief, "sides": sources,
+                      "roster": roster_field(ro_text), "attacker": att, "surprise": surprise,
+                      "snipe": snipe, "lineups": [lineup_a, lineup_b],
+                      "submissions": [list(x) for x in game.submissions]}
+            full = battle_log(Renderer(lang, brief=brief, dice=True), wd, dice, game.events,
+                              record)
             log.write_text("\n".join(full) + "\n", "utf-8")
     except FuyukiError as exc:
         fail(exc, lang)
@@ -177,30 +192,34 @@ def verify_cmd(
     log: Path = typer.Argument(..., help="a published log with #DICE lines"),
     lang: str = typer.Option("ja", help="ja or en"),
 ) -> None:
-    """Recompute every roll of a published log from its revealed secrets. Exit 0 when every
-    roll is checked and matches; 1 when some roll, secret or line does not match (each is
-    listed) or the log holds no dice; 2 when the log cannot be read; 3 when nothing mismatches
-    but some turns are unverifiable (their secret was never revealed)."""
+    """Replay a published log: every roll recomputed from the revealed secrets and
+    contributions, every generated line from the record. Exit 0 when all of it matches; 1
+    naming the first line that does not (or when the log holds no dice); 2 when the log cannot
+    be read or replayed by this version (another format, other rules); 3 when nothing
+    mismatches but something is not published yet (a turn's secret, the war's record)."""
     from fuyuki.rpg.text import t
+    from fuyuki.rpg.war_log import verify
 
     lang = _lang(lang)
     try:
-        report = war_log(log)
+        report = verify(read_text(log))
     except FuyukiError as exc:
         fail(exc, lang)
     for p in report.problems:
         typer.echo(t(lang, f"verify.{p.code}", line=p.line, **p.params))
+    if report.problems and report.problems[0].code in ("format", "rules"):
+        raise typer.Exit(2)               # not a log this program can replay
     if report.ok:
         typer.echo(t(lang, "verify.ok", commits=report.commits, rolls=report.rolls))
         return
-    if not report.commits and not report.problems:
-        typer.echo(t(lang, "verify.empty"))
+    if report.problems and report.problems[0].code == "empty":
         raise typer.Exit(1)
-    unverifiable = [p for p in report.problems if p.code == "no_reveal"]
-    bad = len(report.problems) - len(unverifiable)
-    typer.echo(t(lang, "verify.summary", bad=bad, rolls=report.rolls,
-                 unverifiable=sum(p.params["rolls"] for p in unverifiable)))
-    raise typer.Exit(1 if bad else 3)
+    for p in report.pending:
+        typer.echo(t(lang, f"verify.{p.code}", line=p.line, **p.params))
+    unverifiable = sum(p.params.get("rolls", 0) for p in report.pending)
+    typer.echo(t(lang, "verify.summary", bad=len(report.problems), rolls=report.rolls,
+                 unverifiable=unverifiable))
+    raise typer.Exit(1 if report.problems else 3)
 
 
 # -- war new ----------------------------------------------------------------------------------
@@ -258,7 +277,10 @@ def new_cmd(
                 humans_ids = [ro.pairs[0].id]
         if auto:
             humans_ids = []
-        war = War(ro, rules, war_seed, max_turns=max_turns)
+        from fuyuki.rpg.war_log import cli_dice, cli_lines, end_event, head_event, last_seal, \
+            roster_field
+        dice = cli_dice(war_seed, max_turns or rules.war["max_turns"], roster_text)
+        war = War(ro, rules, war_seed, max_turns=max_turns, dice=dice)
         for s, c in submissions:
             war.submit(s, c)
         humans = {i for i, p in enumerate(war.pairs) if p.id in humans_ids}
@@ -280,13 +302,12 @@ def new_cmd(
 
         def publish() -> None:
             if log is not None:
-                lines: list[str] = []
-                done = 0
-                for at, who, text in sorted(notes, key=lambda n: n[0]):
-                    lines += pub.lines(visible(war.events[done:at], None))
-                    lines.append(t(lang, "prompt.note", who=who, text=text))
-                    done = at
-                lines += pub.lines(visible(war.events[done:], None))
+                lines = pub.lines([head_event(dice)]) + cli_lines(pub, war.events, notes, lang)
+                if war.over:
+                    record = {"v": 2, "kind": "war", "lang": lang, "brief": brief,
+                              "roster": roster_field(roster_text), "turns": war.max_turns,
+                              "notes": notes, "submissions": [list(x) for x in war.submissions]}
+                    lines += pub.lines([end_event(record, *last_seal(war.events))])
                 log.write_text("\n".join(lines) + "\n", "utf-8")
                 pub.__init__(lang, brief=brief, dice=True)
 

@@ -1,35 +1,55 @@
-"""Commit-reveal dice: random numbers anyone can check after the fact.
+"""Commit-reveal dice for a whole war: random numbers nobody can foresee or dispute.
 
-The trip-code trick of forum games, made checkable. Before a round of play the game master
-publishes ``commitment(secret)`` — the SHA-256 of a secret nobody else knows. Every roll of the
-round is then a fixed function of the secret, its *number* in the round (1, 2, 3, ...), a
-*label* naming it and the roll before it (a chain)::
+The trip-code trick of forum games, made checkable and bound end to end (log format 2).
 
-    dice = CommittedDice(secret)
-    dice.roll("t3/pm/red-saber", 10)     # roll 1: roll_value(secret, 1, label, 10)
-    dice.roll("t3/b1/win", 100)          # roll 2: chained to roll 1
+**The GM's hash chain.** The GM draws a master secret ``M`` and makes a chain of ``N + 1``
+values (``N`` the turn limit): ``x_N = HMAC-SHA256(M, "fuyuki-dice/2/chain")`` and
+``x_(t-1) = SHA-256(x_t)``. ``W = x_0`` is the **war commitment**, published first of all in
+the log's head line::
 
-and after the round the secret is revealed. Anyone can then check that the secret matches
-the commitment and recompute every published roll: the GM could not have chosen a value after
-seeing the players' moves; could not re-roll, because a number names one roll only; and
-changing one roll of a published log (its value, its label, or the roll made again under a
-new label) changes every roll after it, while a removed, inserted or moved roll line breaks
-the numbering (see :func:`verify_lines`).
+    #DICE WAR 2 <W> <N> <roster SHA-256> <rules SHA-256>
 
-The function (stable, documented, language-independent):
+``war_id = SHA-256(UTF-8("#DICE WAR 2 <W> <N>"))`` (the roster and the rules are bound by
+the replay, which refuses a log whose record does not match them). Turn ``t``'s GM secret is ``x_t``: its commitment is
+``x_(t-1)`` (``W`` or the secret the turn before revealed), so every turn's reveal is tied to
+the war commitment and to the turn before, and nobody but the GM can reveal a turn that was
+not played.
 
-1. ``mac = HMAC-SHA256(key=secret, msg=prev + ASCII(str(n)) + 0x1E + UTF-8(label))`` for the
-   first try, ``n`` the roll's number in its round (from 1) and ``prev`` the first-try ``mac``
-   of roll ``n - 1`` (empty for roll 1); for try ``k >= 1`` the message gets
-   ``0x1F + ASCII(str(k))`` appended.
-2. ``x = int.from_bytes(mac, "big")`` (a 256-bit integer).
-3. Let ``limit = 2**256 - (2**256 % faces)``. If ``x < limit`` the die shows
-   ``1 + x % faces``; otherwise take the next try (rejection sampling: no modulo bias; a
-   retry has probability below ``faces / 2**256``, so in practice never happens).
+**The parties.** Before turn ``t`` every party ``p`` (a player's page, or whoever stands in)
+commits ``C_p = SHA-256(R_p)`` to a 32-byte contribution ``R_p``; once every commitment is
+published the parties reveal ``R_p`` (a party that does not is dropped, and its line says
+so). The turn's key::
 
-Labels are printable text without spaces or control characters (they are written into logs
-as single tokens); ``faces`` is 1..10**6.
+    K_t = SHA-256("fuyuki-dice/2/turn" 0x1E war_id 0x1E ASCII(t) 0x1E S_(t-1) 0x1E x_t
+                  (0x1E UTF-8(p) 0x1F R_p)*)     parties in the order of their lines, dropped ones left out
 
+with ``S_(t-1)`` the seal of the turn before (``war_id`` for turn 1).
+
+**A roll.** Roll ``n`` of a turn (1, 2, 3, ...) named ``label`` with ``faces`` faces, chained
+to the link ``L_(n-1)`` of the roll before (empty for roll 1)::
+
+    mac_k = HMAC-SHA256(K_t, "R" L_(n-1) ASCII(n) 0x1E UTF-8(label) 0x1E ASCII(faces) [0x1F ASCII(k)])
+    x = int.from_bytes(mac_k, "big"); limit = 2**256 - 2**256 % faces
+    the die is 1 + x % faces for the first try k = 0, 1, 2, ... with x < limit (no modulo bias)
+    L_n = HMAC-SHA256(K_t, "L" L_(n-1) ASCII(n) 0x1E UTF-8(label) 0x1E ASCII(faces) 0x1E ASCII(value))
+
+and the turn's seal ``S_t = HMAC-SHA256(K_t, "E" L_last ASCII(count))``. So each roll's number,
+label, faces and value are in the MAC input of every roll after it and of the seal, and the
+seal goes into the next turn's key: a change anywhere changes everything after it.
+
+The log's machine lines (one turn)::
+
+    #DICE COMMIT t3 <x_2>
+    #DICE PARTY t3 <party> <C_p>          one per party, before any reveal
+    #DICE OPEN t3 <party> <R_p or ->      the reveals, same order ("-": dropped)
+    #DICE ROLL 17 t3/b2/win 1D100 42      one per roll, numbered from 1
+    #DICE REVEAL t3 <x_3> <rolls> <S_3>
+
+and at the end of the war ``#WAR RECORD <base64>`` lines (the record: roster, settings, every
+decision; see :mod:`fuyuki.rpg.war_log`) and ``#DICE END <turns> <S_last> <record SHA-256>``.
+:func:`verify_lines` checks all of it except the replay; ``fuyuki war verify`` adds the replay.
+
+Labels are printable text without spaces or control characters; ``faces`` is 1..10**6.
 Nothing here touches files or the clock; a secret is created from ``os.urandom`` only by
 :func:`fresh_secret`, or derived from a seed by :func:`derive_secret` (for reproducible games
 and tests).
@@ -37,19 +57,28 @@ and tests).
 
 from __future__ import annotations
 
+import base64
+import binascii
 import hashlib
 import hmac
 import os
 import re
+import unicodedata
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Callable, Protocol
 
+FORMAT = 2
 MAX_FACES = 10**6
 _SPACE = 2**256
+ZERO = "0" * 64
 
 
 class DiceError(ValueError):
     """A bad label, a bad number of faces, or fixed dice used wrongly."""
+
+
+def sha(data: bytes) -> bytes:
+    return hashlib.sha256(data).digest()
 
 
 def commitment(secret: bytes) -> str:
@@ -75,26 +104,68 @@ def check_index(n: int) -> int:
     return n
 
 
-def roll_mac(secret: bytes, n: int, label: str, attempt: int = 0, prev: bytes = b"") -> bytes:
-    """HMAC-SHA256 of roll number ``n`` named ``label`` (try ``attempt``), chained to the
-    first-try mac ``prev`` of roll ``n - 1``, under ``secret``."""
-    msg = prev + str(check_index(n)).encode("ascii") + b"\x1e" + check_label(label).encode("utf-8")
+def _roll_msg(link: bytes, n: int, label: str, faces: int) -> bytes:
+    return (link + str(check_index(n)).encode("ascii") + b"\x1e" + check_label(label).encode("utf-8")
+            + b"\x1e" + str(check_faces(faces)).encode("ascii"))
+
+
+def roll_mac(key: bytes, n: int, label: str, faces: int, attempt: int = 0, link: bytes = b"") -> bytes:
+    """Try ``attempt`` of roll number ``n`` named ``label`` with ``faces`` faces, chained to
+    ``link`` (the link of roll ``n - 1``), under the turn key ``key``."""
+    msg = b"R" + _roll_msg(link, n, label, faces)
     if attempt:
         msg += b"\x1f" + str(attempt).encode("ascii")
-    return hmac.new(secret, msg, hashlib.sha256).digest()
+    return hmac.new(key, msg, hashlib.sha256).digest()
 
 
-def roll_value(secret: bytes, n: int, label: str, faces: int, prev: bytes = b"") -> int:
-    """The die (1..faces) of roll number ``n``, named ``label``, chained to ``prev`` (the
-    first-try mac of roll ``n - 1``), under ``secret``; unbiased (rejection sampling)."""
-    check_faces(faces)
-    limit = _SPACE - (_SPACE % faces)
+def roll_value(key: bytes, n: int, label: str, faces: int, link: bytes = b"") -> int:
+    """The die (1..faces) of roll ``n`` named ``label``, chained to ``link``; unbiased."""
+    limit = _SPACE - (_SPACE % check_faces(faces))
     attempt = 0
     while True:
-        x = int.from_bytes(roll_mac(secret, n, label, attempt, prev), "big")
+        x = int.from_bytes(roll_mac(key, n, label, faces, attempt, link), "big")
         if x < limit:
             return 1 + x % faces
         attempt += 1
+
+
+def roll_link(key: bytes, n: int, label: str, faces: int, value: int, link: bytes = b"") -> bytes:
+    """The link of roll ``n``: its number, label, faces and value, chained to ``link``."""
+    msg = b"L" + _roll_msg(link, n, label, faces) + b"\x1e" + str(value).encode("ascii")
+    return hmac.new(key, msg, hashlib.sha256).digest()
+
+
+def turn_seal(key: bytes, link: bytes, count: int) -> bytes:
+    """The seal of a turn: its last roll's link and the number of its rolls."""
+    return hmac.new(key, b"E" + link + str(count).encode("ascii"), hashlib.sha256).digest()
+
+
+def gm_chain(master: bytes, turns: int) -> list[bytes]:
+    """``[x_0 = W, x_1, ..., x_turns]``: ``x_(t-1) = SHA-256(x_t)``."""
+    x = hmac.new(master, b"fuyuki-dice/2/chain", hashlib.sha256).digest()
+    out = [x]
+    for _ in range(turns):
+        out.append(sha(out[-1]))
+    return out[::-1]
+
+
+def war_head(war_commit: str, turns: int, roster_sha: str = ZERO, rules_sha: str = ZERO) -> str:
+    return f"#DICE WAR {FORMAT} {war_commit} {turns} {roster_sha} {rules_sha}"
+
+
+def war_id(head: str) -> bytes:
+    """SHA-256 of the head line's first five words: ``#DICE WAR 2 <W> <N>``."""
+    return sha(" ".join(head.split(" ")[:5]).encode("utf-8"))
+
+
+def turn_key(war_id: bytes, turn: int, prev_seal: bytes, secret: bytes,
+             reveals: list[tuple[str, bytes]]) -> bytes:
+    """``K_t`` (see above); ``reveals``: the revealed contributions in the order of the lines."""
+    msg = (b"fuyuki-dice/2/turn\x1e" + war_id + b"\x1e" + str(turn).encode("ascii") + b"\x1e"
+           + prev_seal + b"\x1e" + secret)
+    for party, r in reveals:
+        msg += b"\x1e" + check_label(party).encode("utf-8") + b"\x1f" + r
+    return sha(msg)
 
 
 def derive_secret(seed: int | str, name: str) -> bytes:
@@ -124,13 +195,17 @@ class Dice(Protocol):
 
 @dataclass
 class CommittedDice:
-    """Dice bound to one secret. Every roll is recorded and numbered from 1; a label can be
-    used only once."""
+    """Dice under one key (``secret``). Every roll is recorded, numbered from 1 and chained;
+    a label can be used only once."""
 
     secret: bytes
     rolls: list[Roll] = field(default_factory=list)
-    #: the first-try mac of the last roll: the next roll is chained to it
+    #: the link of the last roll: the next roll is chained to it
     link: bytes = b""
+
+    @property
+    def key(self) -> bytes:
+        return self.secret
 
     @property
     def commitment(self) -> str:
@@ -140,10 +215,95 @@ class CommittedDice:
         if any(r.label == label for r in self.rolls):
             raise DiceError(f"roll label used twice: {label}")
         n = len(self.rolls) + 1
-        value = roll_value(self.secret, n, label, faces, self.link)
-        self.link = roll_mac(self.secret, n, label, 0, self.link)
+        key = self.key
+        value = roll_value(key, n, label, faces, self.link)
+        self.link = roll_link(key, n, label, faces, value, self.link)
         self.rolls.append(Roll(n, label, faces, value))
         return value
+
+    def seal(self) -> bytes:
+        return turn_seal(self.key, self.link, len(self.rolls))
+
+
+@dataclass
+class Party:
+    """One contribution to a turn's key: its commitment and (once revealed) its value."""
+    name: str
+    commit: str
+    reveal: bytes | None
+
+
+@dataclass
+class TurnDice(CommittedDice):
+    """A turn of a war: the GM's secret ``x_t`` (``secret``), its commitment ``x_(t-1)``, the
+    parties' contributions, chained to the turn before (:meth:`follow`)."""
+
+    turn: int = 0
+    prior: bytes = b""                 # x_(t-1): this turn's commitment
+    parties: list[Party] = field(default_factory=list)
+    war_id: bytes = b""
+    prev_seal: bytes = b""
+    _key: bytes = b""
+
+    def follow(self, before: Any) -> None:
+        """Chain to the turn before (its dice; None or other dice: the war's first turn)."""
+        seal = before.seal() if isinstance(before, TurnDice) else self.war_id
+        self.prev_seal = seal
+        self._key = turn_key(self.war_id, self.turn, seal, self.secret,
+                             [(p.name, p.reveal) for p in self.parties if p.reveal is not None])
+
+    @property
+    def key(self) -> bytes:
+        if not self._key:
+            self.follow(None)
+        return self._key
+
+    @property
+    def commitment(self) -> str:
+        return self.prior.hex()
+
+    def published(self) -> dict[str, Any]:
+        """What the turn's commitment event carries besides the GM's commitment."""
+        return {"parties": [[p.name, p.commit, p.reveal.hex() if p.reveal is not None else "-"]
+                            for p in self.parties]}
+
+
+class WarDice:
+    """The dice of a war: the GM's hash chain (from ``master``) and each turn's parties.
+
+    Called with a turn number it gives that turn's :class:`TurnDice` (a factory for
+    :class:`fuyuki.rpg.war.War`). ``parties(turn)`` gives the turn's contributions; by default
+    one party, ``program``, whose contribution is derived from the master secret (the program
+    stands in for every party: nothing is gained against whoever holds the master)."""
+
+    def __init__(self, master: bytes, turns: int, roster_sha: str = ZERO, rules_sha: str = ZERO,
+                 parties: Callable[[int], list[Party]] | None = None):
+        self.master = master
+        self.turns = turns
+        self.chain = gm_chain(master, turns)
+        self.head = war_head(self.chain[0].hex(), turns, roster_sha, rules_sha)
+        self.war_id = war_id(self.head)
+        self.parties = parties
+
+    @property
+    def commitment(self) -> str:
+        return self.chain[0].hex()
+
+    def contribution(self, turn: int, name: str) -> bytes:
+        """A stand-in's contribution (derived from the master secret)."""
+        return hmac.new(self.master, f"fuyuki-dice/2/party/{turn}/{name}".encode(),
+                        hashlib.sha256).digest()
+
+    def standin(self, turn: int, name: str) -> Party:
+        r = self.contribution(turn, name)
+        return Party(name, commitment(r), r)
+
+    def __call__(self, turn: int) -> TurnDice:
+        if not 1 <= turn <= self.turns:
+            raise DiceError(f"turn {turn} is outside the war's chain of {self.turns} turns")
+        parties = self.parties(turn) if self.parties else [self.standin(turn, "program")]
+        return TurnDice(self.chain[turn], turn=turn, prior=self.chain[turn - 1],
+                        parties=parties, war_id=self.war_id)
 
 
 class FixedDice:
@@ -194,20 +354,22 @@ class FixedDice:
 
 # -- published logs ---------------------------------------------------------------------------
 #
-# A log carries three kinds of machine lines (anything else is text for people):
-#
-#     #DICE COMMIT <scope> <sha256-hex>                published before the scope's rolls
-#     #DICE ROLL <n> <label> 1D<faces> <value>         one per roll, numbered 1, 2, 3, ...
-#     #DICE REVEAL <scope> <secret-hex> <rolls>        published after them, with their count
-#
-# A roll belongs to the scope committed last, which must still be open (scopes do not nest;
-# a scope is committed and revealed once). The numbers of a scope's rolls run 1, 2, 3, ...
-# in the order of the lines, and the reveal states how many there were, so a removed,
-# inserted or moved roll line is found; a roll's value depends on its number, its label and
-# the rolls before it, so a relabelled roll (or one made again under a new label) no longer
-# matches its recomputation, nor does any roll after it.
-# When the line right after a ROLL line shows that die in dice-bot style — "(1D100<=65) ＞ 42"
-# — the value shown must be the one published (a GM cannot edit only the text people read).
+# A log is read line by line (split at LF; a CRLF counts as LF and a BOM at the start is
+# dropped; trailing spaces are ignored, blank lines skipped). A line with an invisible or
+# control character (Unicode Cc, Cf, Zl, Zp, Co, Cs; a space other than U+0020 and U+3000)
+# is refused, and so is a non-ASCII digit outside free narration: nothing can hide a change.
+# Machine lines start with "#DICE" or "#WAR"; free narration lines start with one of FREE and
+# are never compared. Everything else is text the replay (fuyuki.rpg.war_log) recomputes; here
+# only the first text line after a roll is checked: a shown die "(1D100<=72) ＞ 42 ＞ 成功"
+# must show the roll's value and the outcome value <= rate.
+
+#: free narration: the GM's and the players' own words (ja and en)
+FREE = ("【GM】", "[GM] ", "［コミュ］", "[comm] ")
+_SHOWN = re.compile(r"\(1D([0-9]+)(?:<=([0-9]+))?\)\s*(?:＞|>)\s*([0-9]+)"
+                    r"(?:\s*(?:＞|>)\s*(成功|失敗|Success|Failure))?")
+_WIN_WORDS = ("成功", "Success")
+_HEX64 = re.compile(r"[0-9a-f]{64}")
+_B64 = re.compile(r"[A-Za-z0-9+/]+={0,2}")
 
 
 @dataclass
@@ -219,119 +381,269 @@ class Problem:
 
 @dataclass
 class Verification:
-    commits: int = 0
+    commits: int = 0                   # turns revealed and checked
     rolls: int = 0
     problems: list[Problem] = field(default_factory=list)
+    #: what cannot be checked yet: a turn not revealed ("no_reveal"), the record ("no_record")
+    pending: list[Problem] = field(default_factory=list)
+    head: dict[str, Any] | None = None
+    record: bytes | None = None
+    #: the published turns: number -> {"secret", "parties": [(name, commit, reveal|None)], "line"}
+    turns: dict[int, dict[str, Any]] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
-        return not self.problems and self.commits > 0
+        return not self.problems and not self.pending and self.commits > 0
+
+    @property
+    def format_error(self) -> bool:
+        return bool(self.problems) and self.problems[0].code == "format"
 
 
-_SHOWN = re.compile(r"\(1D(\d+)[^)]*\)\s*(?:＞|>)\s*(-?\d+)")
-_HEX = re.compile(r"[0-9a-f]+")
+def bad_char(line: str, free: bool = False) -> str | None:
+    """The first character that may hide a change: invisible, control, an odd space, or (outside
+    free narration) a digit other than 0-9."""
+    for c in line:
+        cat = unicodedata.category(c)
+        if cat in ("Cc", "Cf", "Zl", "Zp", "Co", "Cs") or (cat == "Zs" and c not in " \u3000"):
+            return c
+        if cat == "Nd" and not free and not "0" <= c <= "9":
+            return c
+    return None
+
+
+def log_lines(text: str) -> list[str]:
+    """A published log's lines: a BOM at the start dropped, CRLF read as LF."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return text.replace("\r\n", "\n").split("\n")
+
+
+def _num(text: str, lo: int = 0, hi: int = 10**9) -> int:
+    if not text.isascii() or not text.isdigit() or (len(text) > 1 and text[0] == "0"):
+        raise ValueError(text)
+    v = int(text)
+    if not lo <= v <= hi:
+        raise ValueError(text)
+    return v
+
+
+def _hex(text: str) -> bytes:
+    if not _HEX64.fullmatch(text):
+        raise ValueError(text)
+    return bytes.fromhex(text)
+
+
+class _Stop(Exception):
+    pass
 
 
 @dataclass
-class _Scope:
-    sha: str
+class _Turn:
+    n: int
+    scope: str
     line: int
+    prior: bytes
+    parties: list[tuple[str, str, bytes | None]] = field(default_factory=list)
+    opened: int = 0
     rolls: list[tuple[int, str, int, int, int]] = field(default_factory=list)  # n label faces value line
-    revealed: bool = False
-
-
-def _number(text: str) -> int:
-    """A plain ASCII decimal number (``int()`` also takes "１２" and "1_2")."""
-    if not text.isascii() or not text.isdigit():
-        raise ValueError(text)
-    return int(text)
 
 
 def verify_lines(lines: list[str]) -> Verification:
-    """Check every #DICE line of a published log (see above)."""
+    """Check the machine lines of a published log (format 2, see the module's docstring):
+    structure, chain, parties, every roll, the seals and the record's hash. Stops at the first
+    break of structure; a wrong value is listed and the check goes on."""
     out = Verification()
-    scopes: dict[str, _Scope] = {}
-    open_scope: str | None = None
+    state: dict[str, Any] = {"turn": None, "last": 0, "prior": b"", "seal": b"", "ended": False,
+                             "record": [], "text": None, "war_id": b""}
 
     def problem(code: str, n: int, **params: object) -> None:
         out.problems.append(Problem(code, n, dict(params)))
 
-    for n, raw in enumerate(lines, 1):
-        line = raw.strip()
-        if not line.startswith("#DICE"):
-            continue
-        parts = line.split()
-        try:
-            kind = parts[1]
-            if kind == "COMMIT":
-                if len(parts) != 4 or not _HEX.fullmatch(parts[3].lower()):
-                    raise ValueError(line)
-                scope, sha = parts[2], parts[3].lower()
-                out.commits += 1
-                if scope in scopes:
-                    problem("tamper.dup_commit", n, scope=scope, first=scopes[scope].line)
-                    continue
-                if open_scope is not None:
-                    problem("tamper.nested", n, scope=scope, open=open_scope)
-                scopes[scope] = _Scope(sha, n)
-                open_scope = scope
-            elif kind == "ROLL":
-                if len(parts) != 6:
-                    raise ValueError(line)
-                num, label, die, value = _number(parts[2]), parts[3], parts[4], int(parts[5])
-                if not die.upper().startswith("1D"):
-                    raise ValueError(die)
-                faces = _number(die[2:])
-                out.rolls += 1
-                if open_scope is None:
-                    problem("no_commit", n, label=label)
-                    continue
-                sc = scopes[open_scope]
-                want = len(sc.rolls) + 1
-                if num != want:
-                    problem("tamper.number", n, label=label, number=num, expected=want)
-                if any(r[1] == label for r in sc.rolls):
-                    problem("dup", n, label=label)
-                sc.rolls.append((num, label, faces, value, n))
-                if n < len(lines):
-                    m = _SHOWN.search(lines[n])
-                    if m and int(m.group(1)) == faces and int(m.group(2)) != value:
-                        problem("shown", n + 1, label=label, value=value, shown=int(m.group(2)))
-            elif kind == "REVEAL":
-                if len(parts) != 5 or not _HEX.fullmatch(parts[3].lower()):
-                    raise ValueError(line)
-                scope, secret, count = parts[2], bytes.fromhex(parts[3]), _number(parts[4])
-                sc2 = scopes.get(scope)
-                if sc2 is None:
-                    problem("bad_line", n)
-                    continue
-                if sc2.revealed:
-                    problem("tamper.dup_reveal", n, scope=scope)
-                    continue
-                sc2.revealed = True
-                if open_scope == scope:
-                    open_scope = None
-                if commitment(secret) != sc2.sha:
-                    problem("bad_commit", n, scope=scope)
-                if count != len(sc2.rolls):
-                    problem("tamper.count", n, scope=scope, count=count, found=len(sc2.rolls))
-                link = b""
-                for num, label, faces, value, ln in sc2.rolls:
-                    try:
-                        expected = roll_value(secret, num, label, faces, link)
-                        link = roll_mac(secret, num, label, 0, link)
-                    except DiceError:
-                        problem("bad_line", ln)
-                        continue
-                    if expected != value:
-                        problem("mismatch", ln, label=label, faces=faces, value=value,
-                                expected=expected)
-            else:
-                raise ValueError(kind)
-        except (IndexError, ValueError):
-            problem("bad_line", n)
-    for scope, sc in scopes.items():
-        if not sc.revealed:
-            problem("no_reveal", sc.line, scope=scope, rolls=len(sc.rolls))
+    def stop(code: str, n: int, **params: object) -> None:
+        problem(code, n, **params)
+        raise _Stop
+
+    try:
+        for n, raw in enumerate(lines, 1):
+            line = raw.rstrip(" ")
+            if not line:
+                continue
+            free = line.startswith(FREE)
+            c = bad_char(line, free)
+            if c is not None:
+                stop("char", n, char=f"U+{ord(c):04X}")
+            machine = line.startswith(("#DICE", "#WAR"))
+            if state["ended"] and not free:
+                stop("after_end", n)
+            if free:
+                continue
+            if not machine:
+                pending = state["text"]
+                state["text"] = None
+                if pending is not None:
+                    _check_shown(line, n, pending, problem)
+                continue
+            state["text"] = None
+            _machine(line, n, out, state, stop, problem)
+        turn = state["turn"]
+        if out.head is None:
+            if not out.problems:
+                out.problems.append(Problem("empty", 0, {}))
+        elif turn is not None:
+            out.rolls += len(turn.rolls)
+            out.pending.append(Problem("no_reveal", turn.line,
+                                       {"scope": turn.scope, "rolls": len(turn.rolls)}))
+        elif not state["ended"]:
+            out.pending.append(Problem("no_record", len(lines), {}))
+    except _Stop:
+        pass
     out.problems.sort(key=lambda p: p.line)
     return out
+
+
+def _check_shown(line: str, n: int, roll: tuple[int, str, int, int, int], problem: Any) -> None:
+    _, label, faces, value, _ = roll
+    m = _SHOWN.search(line)
+    if not m or int(m.group(1)) != faces:
+        return
+    shown = int(m.group(3))
+    if shown != value:
+        problem("shown", n, label=label, value=value, shown=shown)
+    elif m.group(2) is not None and m.group(4) is not None:
+        rate = int(m.group(2))
+        if (m.group(4) in _WIN_WORDS) != (value <= rate):
+            problem("outcome", n, label=label, value=value, rate=rate, result=m.group(4))
+
+
+def _machine(line: str, n: int, out: Verification, st: dict[str, Any], stop: Any,
+             problem: Any) -> None:
+    parts = line.split(" ")
+    if "" in parts or len(parts) < 2:
+        stop("bad_line", n)
+    kind = parts[0] + " " + parts[1]
+    try:
+        if out.head is None:
+            if kind != "#DICE WAR":
+                stop("format", n, version=1 if parts[0] == "#DICE" else "?")
+            if len(parts) != 7:
+                stop("bad_line", n)
+            if parts[2] != str(FORMAT):
+                stop("format", n, version=parts[2])
+            w, turns = _hex(parts[3]), _num(parts[4], 1, 999)
+            _hex(parts[5]), _hex(parts[6])
+            out.head = {"line": n, "commit": parts[3], "turns": turns, "roster": parts[5],
+                        "rules": parts[6], "text": line}
+            st["war_id"] = war_id(line)
+            st["prior"], st["seal"] = w, st["war_id"]
+            return
+        turn: _Turn | None = st["turn"]
+        if kind == "#DICE COMMIT":
+            if len(parts) != 4:
+                stop("bad_line", n)
+            want = st["last"] + 1
+            if turn is not None:
+                stop("tamper.nested", n, scope=parts[2], open=turn.scope)
+            if parts[2] != f"t{want}" or want > out.head["turns"]:
+                stop("tamper.scope", n, scope=parts[2], expected=f"t{want}")
+            if _hex(parts[3]) != st["prior"]:
+                stop("tamper.chain", n, scope=parts[2])
+            st["turn"] = _Turn(want, parts[2], n, st["prior"])
+            out.turns[want] = {"line": n, "parties": [], "secret": None}
+        elif kind in ("#DICE PARTY", "#DICE OPEN"):
+            if len(parts) != 5:
+                stop("bad_line", n)
+            if turn is None or parts[2] != turn.scope:
+                stop("tamper.order", n, scope=parts[2])
+            name = parts[3]
+            if kind == "#DICE PARTY":
+                if turn.opened or any(p[0] == name for p in turn.parties):
+                    stop("tamper.order", n, scope=parts[2])
+                check_label(name)
+                _hex(parts[4])
+                turn.parties.append((name, parts[4], None))
+            else:
+                if turn.opened >= len(turn.parties) or turn.parties[turn.opened][0] != name \
+                        or turn.rolls:
+                    stop("tamper.order", n, scope=parts[2])
+                reveal = None if parts[4] == "-" else _hex(parts[4])
+                if reveal is not None and commitment(reveal) != turn.parties[turn.opened][1]:
+                    stop("party", n, scope=turn.scope, party=name)
+                turn.parties[turn.opened] = (name, turn.parties[turn.opened][1], reveal)
+                turn.opened += 1
+        elif kind == "#DICE ROLL":
+            if len(parts) != 6:
+                stop("bad_line", n)
+            num, label, die = _num(parts[2], 1), parts[3], parts[4]
+            if not die.startswith("1D"):
+                stop("bad_line", n)
+            faces, value = _num(die[2:], 1, MAX_FACES), _num(parts[5], 1)
+            check_label(label)
+            if turn is None:
+                stop("no_commit", n, label=label)
+            if turn.opened != len(turn.parties):
+                stop("tamper.order", n, scope=turn.scope)
+            if num != len(turn.rolls) + 1:
+                stop("tamper.number", n, label=label, number=num, expected=len(turn.rolls) + 1)
+            if not label.startswith(turn.scope + "/"):
+                stop("tamper.label", n, label=label, scope=turn.scope)
+            if any(r[1] == label for r in turn.rolls):
+                stop("dup", n, label=label)
+            if value > faces:
+                stop("mismatch", n, label=label, faces=faces, value=value, expected="1..%d" % faces)
+            roll = (num, label, faces, value, n)
+            turn.rolls.append(roll)
+            st["text"] = roll
+        elif kind == "#DICE REVEAL":
+            if len(parts) != 6:
+                stop("bad_line", n)
+            if turn is None or parts[2] != turn.scope or turn.opened != len(turn.parties):
+                stop("tamper.order", n, scope=parts[2])
+            secret, count, seal = _hex(parts[3]), _num(parts[4]), _hex(parts[5])
+            if sha(secret) != turn.prior:
+                stop("bad_commit", n, scope=turn.scope)
+            if count != len(turn.rolls):
+                stop("tamper.count", n, scope=turn.scope, count=count, found=len(turn.rolls))
+            key = turn_key(st["war_id"], turn.n, st["seal"], secret,
+                           [(p, r) for p, _, r in turn.parties if r is not None])
+            link = b""
+            for num, label, faces, value, ln in turn.rolls:
+                expected = roll_value(key, num, label, faces, link)
+                if expected != value:
+                    problem("mismatch", ln, label=label, faces=faces, value=value,
+                            expected=expected)
+                link = roll_link(key, num, label, faces, expected, link)
+            if turn_seal(key, link, count) != seal:
+                stop("seal", n, scope=turn.scope)
+            out.commits += 1
+            out.rolls += count
+            out.turns[turn.n].update(secret=secret, parties=list(turn.parties))
+            st.update(turn=None, last=turn.n, prior=secret, seal=seal)
+        elif kind == "#WAR RECORD":
+            if len(parts) != 3 or not _B64.fullmatch(parts[2]) or turn is not None:
+                stop("bad_line", n)
+            st["record"].append(parts[2])
+        elif kind == "#DICE END":
+            if len(parts) != 5:
+                stop("bad_line", n)
+            if turn is not None or _num(parts[2]) != st["last"]:
+                stop("tamper.end", n, turns=parts[2], expected=st["last"])
+            if _hex(parts[3]) != st["seal"]:
+                stop("seal", n, scope="end")
+            try:
+                record = base64.b64decode("".join(st["record"]), validate=True)
+            except (binascii.Error, ValueError):
+                stop("record", n)
+            if commitment(record) != parts[4]:
+                stop("record", n)
+            out.record = record
+            st["ended"] = True
+        else:
+            stop("bad_line", n)
+    except (ValueError, DiceError):
+        stop("bad_line", n)
+
+
+def verify_text(text: str) -> Verification:
+    """:func:`verify_lines` of a whole published log."""
+    return verify_lines(log_lines(text))

@@ -17,20 +17,25 @@ The pairs the readers drive never appear in :meth:`pending`: only a question's d
 ``ask`` and the close itself is a submission made by the server when the time comes
 (:meth:`due`).
 
-Dice: the war's secret is a hex string; its SHA-256 is published before anything else
-(``war_commit``) and the secret itself when the war ends (``war_reveal``). Every turn's secret
-is derived from it (:func:`fuyuki.core.dice.derive_secret`), committed at the start of the
-turn and revealed at its end, so a published log checks turn by turn and, at the end, against
-the first commitment.
+Dice (log format 2, :mod:`fuyuki.core.dice`): the war's secret (hex) is the GM's master; the
+head line with the war commitment (the start of the GM's hash chain) is published before
+anything else. Before each turn the pages of the player pairs (``players``) commit to a random
+contribution (``{"dice": "commit", "turn": t, "c": hex}``, made by the browser); the GM's
+``next`` publishes the commitments and waits for the reveals (``{"dice": "reveal", "turn": t,
+"r": hex}``); the turn starts when every committed page has revealed, or when the GM sends
+``next`` again (the missing ones are dropped, and the log says so). The server stands in
+(party ``server``, derived from the master secret) for the bots, the readers' pairs and any
+player page that did not commit. When the war ends the record — settings, roster, every
+submission — closes the log (``#WAR RECORD``, ``#DICE END``): ``fuyuki war verify`` replays it.
 """
 
 from __future__ import annotations
 
-import hashlib
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from fuyuki.core.dice import Party, commitment
 from fuyuki.core.errors import IllegalAction
 from fuyuki.core.events import Event
 from fuyuki.core.protocol import Decision
@@ -89,6 +94,10 @@ def _int(value: Any) -> int | None:
     return value if type(value) is int else None
 
 
+def _is_hex(text: str) -> bool:
+    return bool(text) and len(text) % 2 == 0 and all(c in "0123456789abcdef" for c in text)
+
+
 def _bad(code: str, message: str) -> IllegalAction:
     return IllegalAction(code, message)
 
@@ -108,12 +117,27 @@ def _text(value: Any, limit: int, what: str, *, empty: bool = False, lines: bool
 
 class HostedWar:
     def __init__(self, roster: Roster, rules: Rules, secret: str, *, max_turns: int | None = None,
-                 anka: tuple[int, ...] | list[int] = (), limits: Limits = Limits()):
+                 anka: tuple[int, ...] | list[int] = (), limits: Limits = Limits(),
+                 players: tuple[int, ...] | list[int] = (), roster_text: str | None = None,
+                 dice: Any = None):
+        """``secret``: the GM's master secret (hex); ``players``: the seats whose pages
+        contribute to the dice; ``roster_text``: the roster file's text (None: the sample);
+        ``dice``: the published dice of a log (``war verify``'s replay) instead."""
+        from fuyuki.rpg.war_log import war_dice
+
         self.secret = secret
         self.gm = len(roster.pairs)
-        self.war = War(roster, rules, secret, max_turns=max_turns, gate=self.gm)
+        turns = max_turns or rules.war["max_turns"]
+        master = bytes.fromhex(secret) if _is_hex(secret) else secret.encode("utf-8")
+        self.dice = dice or war_dice(master, turns, roster_text, self._parties)
+        self.war = War(roster, rules, secret, max_turns=turns, gate=self.gm, dice=self.dice)
+        self.roster_text = roster_text
         self.rules = rules
         self.anka = frozenset(anka)
+        self.players = frozenset(players)
+        #: contributions by turn: seat -> [commitment, revealed hex or None]
+        self.contrib: dict[int, dict[int, list[Any]]] = {}
+        self.opening: int | None = None     # the turn whose contributions are being revealed
         self.limits = limits
         self.paused = False
         self.questions: list[Question] = []
@@ -123,7 +147,8 @@ class HostedWar:
         self._render = {lang: Renderer(lang, dice=True) for lang in LANGS}
         self._seen = 0
         self._revealed = False
-        self.emit("war_commit", sha=hashlib.sha256(secret.encode()).hexdigest())
+        self._add(Event("dice_war", {"sha": self.dice.commit.hex() if hasattr(self.dice, "commit")
+                                     else self.dice.commitment, "head": self.dice.head}))
         self._sync()
 
     # -- the protocol ------------------------------------------------------------------------
@@ -149,7 +174,9 @@ class HostedWar:
         """A pair's answer, a GM command or a reader's answer; a refused one changes nothing."""
         if self.over:
             raise _bad("game_over", "the war is over")
-        if seat == self.gm:
+        if isinstance(choice, dict) and "dice" in choice and 0 <= seat < self.gm:
+            recorded = self._dice(seat, choice)
+        elif seat == self.gm:
             recorded = self._gm(choice)
         elif seat == READERS:
             recorded = self._answer(choice)
@@ -189,8 +216,13 @@ class HostedWar:
             self._add(Event(e.kind, e.data, None if e.to is None else tuple(e.to) + (self.gm,)))
         self._seen = len(self.war.events)
         if self.over and not self._revealed:
+            from fuyuki.rpg.war_log import end_event, last_seal, roster_field
             self._revealed = True
-            self.emit("war_reveal", secret=self.secret)
+            record = {"v": 2, "kind": "hosted", "roster": roster_field(self.roster_text),
+                      "turns": self.war.max_turns, "anka": sorted(self.anka),
+                      "players": sorted(self.players),
+                      "submissions": [[s, c] for s, c in self.submissions]}
+            self._add(end_event(record, *last_seal(self.war.events)))
 
     def text_of(self, e: Event) -> dict[str, str] | None:
         for i in range(len(self.events) - 1, -1, -1):
@@ -223,6 +255,9 @@ class HostedWar:
         if k == "anka_decided":
             by = t(lang, f"online.by_{d['by']}", k=d["k"], votes=d["votes"])
             return [t(lang, "online.decided", q=d["q"], who=d["who"], label=d["label"][lang], by=by)]
+        if k == "dice_parties":
+            return [t(lang, "dice.parties", turn=d["turn"],
+                      names=("、" if lang == "ja" else ", ").join(d["names"]))]
         if k == "gm_decided":
             return [t(lang, "online.gm_decided", who=d["who"], label=d["label"][lang])]
         return [t(lang, f"online.{k}", **d)]
@@ -258,8 +293,17 @@ class HostedWar:
         if act == "next":
             if not self.held:
                 raise _bad("not_held", "the turn has already begun")
-            self.emit("released", turn=self.war.turn + 1)
-            self.war.submit(self.gm, "start")
+            turn = self.war.turn + 1
+            got = self.contrib.get(turn, {})
+            if got and self.opening is None:
+                # the commitments are closed and published; the pages reveal, then the turn starts
+                self.opening = turn
+                self.emit("dice_parties", turn=turn,
+                          names=[self.war.pairs[s].label for s in sorted(got)])
+                if all(v[1] is not None for v in got.values()):
+                    self._start()
+            else:
+                self._start()             # again while opening: the missing reveals are dropped
             return {"gm": act}
         if act == "narrate":
             text = _text(c.get("text"), self.limits.narration, "narration", lines=True)
@@ -291,6 +335,54 @@ class HostedWar:
             self.war.submit(seat, option)
             return {"gm": act, "seat": seat, "option": option}
         raise _bad("bad_command", f"unknown GM command {act!r}")
+
+    def _start(self) -> None:
+        self.opening = None
+        self.emit("released", turn=self.war.turn + 1)
+        self.war.submit(self.gm, "start")
+
+    def _parties(self, turn: int) -> list[Party]:
+        """The turn's contributions: the players' pages that committed, in seat order, then the
+        server's (which stands in for everyone else)."""
+        got = self.contrib.get(turn, {})
+        parties = [Party(self.war.pairs[s].id, c, bytes.fromhex(r) if r else None)
+                   for s, (c, r) in sorted(got.items())]
+        return parties + [self.dice.standin(turn, "server")]
+
+    def _dice(self, seat: int, c: dict[str, Any]) -> dict[str, Any]:
+        """A player page's contribution to the next turn's dice: commit, then reveal."""
+        if seat not in self.players:
+            raise _bad("not_a_player", "only a player pair's page contributes to the dice")
+        turn = self.war.turn + 1
+        if c.get("turn") != turn or not self.held:
+            raise _bad("bad_turn", f"contributions are for turn {turn}, before it starts")
+        got = self.contrib.setdefault(turn, {})
+        value = c.get("c") if c["dice"] == "commit" else c.get("r")
+        if not isinstance(value, str) or not _is_hex(value) or len(value) != 64:
+            raise _bad("bad_dice", "a contribution is 64 hex digits")
+        if c["dice"] == "commit":
+            if self.opening is not None or seat in got:
+                raise _bad("dice_closed", "the commitments of this turn are closed")
+            got[seat] = [value, None]
+        elif c["dice"] == "reveal":
+            if self.opening != turn or seat not in got or got[seat][1] is not None:
+                raise _bad("dice_closed", "nothing of yours to reveal now")
+            if commitment(bytes.fromhex(value)) != got[seat][0]:
+                raise _bad("bad_dice", "the contribution does not match its commitment")
+            got[seat][1] = value
+            if all(v[1] is not None for v in got.values()):
+                self._start()
+        else:
+            raise _bad("bad_dice", "dice is commit or reveal")
+        return {"dice": c["dice"], "turn": turn, "c" if c["dice"] == "commit" else "r": value}
+
+    def dice_state(self, seat: int | None) -> dict[str, Any]:
+        """What a page needs to contribute: the next turn, whether its commitments are closed,
+        and this seat's part."""
+        turn = self.war.turn + 1
+        mine = self.contrib.get(turn, {}).get(seat) if seat is not None else None
+        return {"turn": turn, "held": self.held and not self.over, "opening": self.opening == turn,
+                "committed": mine is not None, "revealed": bool(mine and mine[1])}
 
     def _ask(self, c: dict[str, Any]) -> dict[str, Any]:
         lim = self.limits

@@ -4,8 +4,11 @@ Lines that start with two spaces are the detailed breakdown; ``brief=True`` drop
 With ``dice=True`` every roll also gets a machine line that ``fuyuki war verify`` reads::
 
     #DICE COMMIT <scope> <sha256-hex>
+    #DICE PARTY <scope> <party> <sha256-hex>     #DICE OPEN <scope> <party> <hex or ->
     #DICE ROLL <n> <label> 1D<faces> <value>
-    #DICE REVEAL <scope> <secret-hex> <rolls>
+    #DICE REVEAL <scope> <secret-hex> <rolls> <seal-hex>
+
+(the whole format: :mod:`fuyuki.core.dice`).
 """
 
 from __future__ import annotations
@@ -94,19 +97,22 @@ class Renderer:
         self.rolled += 1
         return [f"#DICE ROLL {self.rolled} {label} 1D{faces} {value}"] if self.dice else []
 
-    def ev_dice_commit(self, scope: str, sha: str, turn: Any = None) -> list[str]:
+    def ev_dice_commit(self, scope: str, sha: str, turn: Any = None,
+                       parties: Any = ()) -> list[str]:
         self.rolled = 0
         out = [self.tr("dice.commit", turn=turn, sha=sha) if turn is not None
                else self.tr("dice.commit_scope", scope=scope, sha=sha)]
         if self.dice:
             out.append(f"#DICE COMMIT {scope} {sha}")
+            out += [f"#DICE PARTY {scope} {name} {c}" for name, c, _ in parties]
+            out += [f"#DICE OPEN {scope} {name} {r}" for name, _, r in parties]
         return out
 
-    def ev_dice_reveal(self, scope: str, secret: str, turn: Any = None) -> list[str]:
+    def ev_dice_reveal(self, scope: str, secret: str, turn: Any = None, seal: str = "-") -> list[str]:
         out = [self.tr("dice.reveal", turn=turn, secret=secret) if turn is not None
                else self.tr("dice.reveal_scope", scope=scope, secret=secret)]
         if self.dice:
-            out.append(f"#DICE REVEAL {scope} {secret} {self.rolled}")
+            out.append(f"#DICE REVEAL {scope} {secret} {self.rolled} {seal}")
         return out
 
     # -- battle -------------------------------------------------------------------------------

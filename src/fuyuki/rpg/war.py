@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from fuyuki.core.dice import CommittedDice, derive_secret
+from fuyuki.core.dice import CommittedDice, WarDice, derive_secret
 from fuyuki.core.events import Event
 from fuyuki.core.outcome import outcome
 from fuyuki.core.protocol import Decision
@@ -25,7 +25,8 @@ class War:
     def __init__(self, roster: Roster, rules: Rules, seed: int | str, *,
                  max_turns: int | None = None, dice: Callable[[int], Any] | None = None,
                  gate: int | None = None):
-        """``dice(turn)`` may replace the committed dice of a turn (tests: fixed rolls).
+        """``dice(turn)`` gives a turn's dice: a :class:`fuyuki.core.dice.WarDice` (the GM's
+        chain and the parties; by default one made from ``seed``) or fixed rolls (tests).
         ``gate``: a seat asked before every turn (a hosted war's GM opens each turn: the
         decision ``turn``, option ``start``); None: turns follow each other."""
         self.roster, self.rules, self.seed = roster, rules, seed
@@ -38,7 +39,7 @@ class War:
         self.dice: CommittedDice | None = None
         self.submissions: list[tuple[int, Any]] = []
         self._result: dict[str, Any] | None = None
-        self._dice_factory = dice
+        self._dice_factory = dice or WarDice(derive_secret(seed, "war"), self.max_turns)
         self.gate = gate
         self.flow = Flow(self._run())
 
@@ -201,10 +202,12 @@ class War:
             if self.gate is not None:
                 yield from ask(self.gate, "turn", ["start"], turn=self.turn + 1)
             self.turn += 1
-            self.dice = (self._dice_factory(self.turn) if self._dice_factory else
-                         CommittedDice(derive_secret(self.seed, f"turn/{self.turn}")))
+            before, self.dice = self.dice, self._dice_factory(self.turn)
+            if hasattr(self.dice, "follow"):
+                self.dice.follow(before)            # chained to the turn before
             self.ev("dice_commit", scope=f"t{self.turn}", turn=self.turn,
-                    sha=getattr(self.dice, "commitment", "-"))
+                    sha=getattr(self.dice, "commitment", "-"),
+                    **(self.dice.published() if hasattr(self.dice, "published") else {}))
             self.ev("turn_start", turn=self.turn)
             for p in self.pairs:
                 p.rested = False
@@ -219,7 +222,8 @@ class War:
             self.ev("h_mana")
             yield from self.mana_check()
             self.ev("dice_reveal", scope=f"t{self.turn}", turn=self.turn,
-                    secret=getattr(self.dice, "secret", b"").hex())
+                    secret=getattr(self.dice, "secret", b"").hex(),
+                    seal=self.dice.seal().hex() if hasattr(self.dice, "seal") else "-")
             reason = self.end_reason()
             if reason:
                 break

@@ -27,6 +27,13 @@ def render(r: Any, ev: Event) -> list[str]:
             out.append(tr("war.pair", faction=pick(p["faction"], r.lang), servant=p["servant"],
                           lv=p["lv"], master=p["master"]))
         return out
+    if kind == "dice_war":
+        return [tr("dice.war", sha=d["sha"])] + ([d["head"]] if r.dice else [])
+    if kind == "dice_end":
+        if not r.dice:
+            return []
+        return [f"#WAR RECORD {c}" for c in d["record"]] + \
+            [f"#DICE END {d['turns']} {d['seal']} {d['sha']}"]
     if kind == "turn_start":
         return [tr("war.turn", turn=d["turn"])]
     if kind in ("h_action", "h_comm", "h_mana"):

@@ -17,13 +17,13 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-import tomllib
 import weakref
 from functools import lru_cache
 from typing import Any
 
 from fuyuki.core.errors import FuyukiError, IllegalAction
 from fuyuki.core.events import Event
+from fuyuki.core.load import parse_toml
 from fuyuki.rpg.agents.simple import SimpleAgent
 from fuyuki.rpg.hosted import LANGS, READERS, HostedWar
 from fuyuki.rpg.options import option_hint, option_label
@@ -46,11 +46,7 @@ def roster_of(text: str | None) -> Roster:
     rules = default_rules()
     if text is None:
         return load_roster(None, rules)
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise FuyukiError(f"upload: not valid TOML: {exc}") from None
-    return parse_roster(data, "upload", rules)
+    return parse_roster(parse_toml(text, "upload"), "upload", rules)
 
 
 def war_secret(key: str, seed: int) -> str:
@@ -68,6 +64,7 @@ class RpgAdapter(Adapter):
     private_config = frozenset({"secret", "roster"})
     invite = True
     rematch = False                  # a war's links and dice belong to that war alone
+    open_hands = False               # the GM console (every sheet, every decision) is the GM's
 
     def __init__(self) -> None:
         self._last_answer: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -126,8 +123,10 @@ class RpgAdapter(Adapter):
     def new_game(self, config: dict[str, Any], seed: int) -> HostedWar:
         roster = roster_of(config["roster"])
         anka = [i for i, p in enumerate(config["pairs"]) if p in config["anka"]]
+        players = [i for i, p in enumerate(config["pairs"]) if p in config["humans"]]
         return HostedWar(roster, default_rules(), war_secret(config["secret"], seed),
-                         max_turns=config["turns"], anka=anka)
+                         max_turns=config["turns"], anka=anka, players=players,
+                         roster_text=config["roster"])
 
     def submissions(self, game: HostedWar) -> list[tuple[int, Any]]:
         return game.submissions
@@ -173,6 +172,8 @@ class RpgAdapter(Adapter):
         }
         if role == "player" and seat is not None:
             out["me"] = base["me"]
+            if seat in game.players:
+                out["dice"] = game.dice_state(seat)      # this page's contribution to the dice
             d = game.pending().get(seat)
             out["decision"] = self._decision(game, seat, d) if d else None
         if role == "gm":
@@ -219,6 +220,11 @@ class RpgAdapter(Adapter):
             token = table.reissue(seat_)
             if conn is not None:
                 conn.push(dumps({"type": "invite", "seat": seat_, "token": token}))
+        elif kind == "dice":
+            # a player's page contributes to the next turn's dice (commit, then reveal)
+            if seat is None or seat == game.gm:
+                raise IllegalAction("not_a_player", "only a player pair's page contributes")
+            table.record(seat, {k: data.get(k) for k in ("dice", "turn", "c", "r") if k in data})
         elif kind == "answer":
             if seat == game.gm:
                 raise IllegalAction("not_reader", "the GM does not answer 安価")
