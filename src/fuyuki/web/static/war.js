@@ -13,7 +13,7 @@ Object.assign(I18N.ja, {
   w_gm_link: "GMリンク（秘密）", w_public_link: "読者用リンク（公開）", w_seat_link: "{name} のプレイヤー用リンク",
   w_relink: "新しいリンク（古いリンクは無効に）",
   w_gm_h: "GM", w_narrate: "描写を投稿（ログに入ります）", w_post: "投稿", w_next: "ターン{n}を開始", w_pause: "一時停止", w_resume: "再開",
-  w_questions: "安価", w_end: "聖杯戦争終了", w_log: "ログ（＞チェイン）", w_dice_lines: "#DICE行", w_verify: "ダイスを検証",
+  w_questions: "安価", w_end: "聖杯戦争終了", w_log: "ログ（＞チェイン）", w_dice_lines: "#DICE行", w_verify: "ダイスを検証", w_paste: "貼り付けたログを検証（ダイス・連鎖・記録のハッシュ。記録からの再現は fuyuki war verify）",
   w_pairs: "参加者", r_gm: "GM", r_player: "プレイヤー", r_reader: "読者",
   w_turn: "ターン{n}/{max}", w_paused: "一時停止中", w_held: "GMの開始待ち", w_running: "進行中", w_over: "終了",
   w_prologue: "開戦", w_turn_h: "ターン{n}", w_copy: "このターンをコピー", w_copied: "コピーしました",
@@ -39,7 +39,7 @@ Object.assign(I18N.en, {
   w_gm_link: "GM link (secret)", w_public_link: "Readers' link (public)", w_seat_link: "player link of {name}",
   w_relink: "new link (the old one stops working)",
   w_gm_h: "GM", w_narrate: "Post narration (goes into the log)", w_post: "Post", w_next: "Begin turn {n}", w_pause: "Pause", w_resume: "Resume",
-  w_questions: "Anka", w_end: "The war is over", w_log: "Log (＞ chain)", w_dice_lines: "#DICE lines", w_verify: "Check the dice",
+  w_questions: "Anka", w_end: "The war is over", w_log: "Log (＞ chain)", w_dice_lines: "#DICE lines", w_verify: "Check the dice", w_paste: "Check a pasted log (dice, chain, the record's hash; the replay of the record: fuyuki war verify)",
   w_pairs: "Pairs", r_gm: "GM", r_player: "player", r_reader: "reader",
   w_turn: "Turn {n}/{max}", w_paused: "paused", w_held: "waiting for the GM", w_running: "running", w_over: "over",
   w_prologue: "Prologue", w_turn_h: "Turn {n}", w_copy: "Copy this turn", w_copied: "Copied",
@@ -191,7 +191,7 @@ function onMessage(m) {
   for (const e of m.events || []) {
     events.push(e);
     appendEvent(e);
-    if (/^(dice_commit|dice_reveal|war_reveal)$/.test(e.kind)) revealed = true;
+    if (/^(dice_commit|dice_reveal|dice_end)$/.test(e.kind)) revealed = true;
   }
   if (stick) log.scrollTop = log.scrollHeight;
   render();
@@ -261,13 +261,51 @@ async function runVerify() {
   } else {
     box.textContent = t("w_verify_none");
   }
-  const commit = events.find(e => e.kind === "war_commit");
-  const reveal = events.find(e => e.kind === "war_reveal");
-  if (commit && reveal) {
-    const turns = events.filter(e => e.kind === "dice_reveal").map(e => [e.data.turn, e.data.secret]);
-    const w = await WarDice.verifyWar(commit.data.sha, reveal.data.secret, turns);
-    $("war-check").textContent = w.ok ? t("w_war_ok") : t("w_war_bad");
-    $("war-check").className = w.ok ? "ok" : "bad";
+  $("war-check").textContent = report.record ? t("w_war_ok") : "";
+  $("war-check").className = report.record ? "ok" : "dim";
+}
+
+// A pasted log: the same check (war_dice.js) as the live one.
+async function verifyPasted() {
+  const box = $("paste-result");
+  if (!(window.crypto && crypto.subtle)) { box.textContent = t("w_no_crypto"); return; }
+  const report = await WarDice.verifyText($("paste-log").value);
+  if (report.failed.length) {
+    const p = report.failed[0];
+    box.className = "bad";
+    box.textContent = t("w_verify_bad", { line: p.line, code: p.code });
+  } else if (report.ok) {
+    box.className = "ok";
+    box.textContent = t("w_verify_ok", { c: report.commits, r: report.rolls });
+  } else {
+    box.className = "";
+    box.textContent = report.commits ? t("w_verify_pending", { r: report.rolls, s: report.pending.map(p => p.params.scope || "record").join(", ") }) : t("w_verify_none");
+  }
+}
+
+// A player's page contributes to the next turn's dice: it commits to a random value from
+// crypto.getRandomValues before the GM opens the turn, and reveals it once the commitments
+// are closed (kept in this browser's storage between the two).
+const contributed = new Set();
+async function contribute(v) {
+  const d = v.dice;
+  if (!d || !d.held || !(window.crypto && crypto.subtle) || !(ws && ws.readyState === WebSocket.OPEN)) return;
+  const key = `fuyuki-dice:${CODE}:${d.turn}`;
+  const step = `${key}:${d.committed}:${d.opening}`;
+  if (contributed.has(step)) return;                 // sent once per step
+  contributed.add(step);
+  let r = localStorage.getItem(key);
+  if (!d.committed && !d.opening) {
+    if (!r) {
+      const bytes = new Uint8Array(32);
+      crypto.getRandomValues(bytes);
+      r = Array.from(bytes, b => b.toString(16).padStart(2, "0")).join("");
+      localStorage.setItem(key, r);
+    }
+    const c = await WarDice.sha256(Uint8Array.from(r.match(/../g), h => parseInt(h, 16)));
+    send({ type: "dice", dice: "commit", turn: d.turn, c });
+  } else if (d.opening && d.committed && !d.revealed && r) {
+    send({ type: "dice", dice: "reveal", turn: d.turn, r });
   }
 }
 
@@ -284,8 +322,9 @@ function render() {
   $("code").textContent = CODE;
   $("role").textContent = t("r_" + role);
   $("role").className = `tag ${role}`;
-  const commit = events.find(e => e.kind === "war_commit");
+  const commit = events.find(e => e.kind === "dice_war");
   $("commit").textContent = commit ? commit.data.sha : "";
+  if (v.role === "player") contribute(v);
   const st = v.over ? t("w_over") : v.paused ? t("w_paused") : v.held ? t("w_held") : t("w_running");
   $("status-line").replaceChildren(el("b", { text: t("w_turn", { n: v.turn, max: v.max_turns }) }), el("span", { class: "tag", text: st }));
   renderGm(v);
@@ -491,6 +530,7 @@ function wire() {
     $("narration").value = "";
   });
   $("verify-btn").addEventListener("click", runVerify);
+  $("paste-btn").addEventListener("click", verifyPasted);
   $("show-dice").addEventListener("change", () => $("log-panel").classList.toggle("nodice", !$("show-dice").checked));
 }
 
