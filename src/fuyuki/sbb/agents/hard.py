@@ -78,7 +78,7 @@ class _Node:
 SEARCH_DRAFTS_FROM = 5
 #: up to this many players, the parent's extra gem weighs the worlds of a bid
 #: (``gem_belief=None``): +0.041 over 1,200 paired games at three players, nothing shown at
-#: four (+0.009, −0.007) or five (−0.011); docs/hard-bot.md, the seventh pass
+#: four (+0.009, −0.007) or five (−0.011); docs/hard-bot.md, The beliefs, on and off
 GEM_BELIEF_UP_TO = 3
 
 
@@ -128,7 +128,7 @@ class HardBot:
         #: ``opponents="unknown"``: no model of the others at all — bids are searched in the
         #: tree, every seat selecting by Smooth UCT (:mod:`.smooth_uct`); off by default:
         #: −0.146 against heuristic bots, +0.080 against random ones (800 paired games),
-        #: −0.055 against hard ones (docs/hard-bot.md, the eleventh pass)
+        #: −0.055 against hard ones (docs/hard-bot.md, What does not help)
         self.smooth = opponents == "unknown"
         #: how a sealed bid is searched: on common worlds (:mod:`.bids`) or in the tree
         self.bids = "tree" if self.smooth else bids
@@ -147,7 +147,7 @@ class HardBot:
         #: drafts by ISMCTS (``True``) or by the heuristic bot's preferences (``False``);
         #: ``None``: searched from ``SEARCH_DRAFTS_FROM`` players on. Against heuristic bots
         #: the preferences took +0.037 at four players (1,000 paired games) and +0.047 at
-        #: three (600); the search +0.022 at five (2,400); docs/hard-bot.md, the seventh pass
+        #: three (600); the search +0.022 at five (2,400); docs/hard-bot.md, What does not help
         if search_drafts is not None and type(search_drafts) is not bool:
             raise ValueError(f"search_drafts must be True, False or None, not {search_drafts!r}")
         self.search_drafts = search_drafts
@@ -185,7 +185,7 @@ class HardBot:
         #: ``draft_belief=True``: the others' hidden drafted masters and servants drawn as
         #: the heuristic bot's picks would have gone (:func:`.belief.draft_policy`); off by
         #: default: +0.007 (−0.016 to +0.030) over 1,800 paired games at three players, the
-        #: true masters and servants themselves worth +0.010 (docs/hard-bot.md, eighth pass)
+        #: true masters and servants themselves worth +0.010 (docs/hard-bot.md, What does not help)
         self.draft_policy = draft_policy(self.fallback) if draft_belief else None
         #: ``luck_belief=True``: an effect that resolved with no 強運 played tells that its
         #: targets held none (:class:`.belief.LuckHistory`); the bid's worlds are weighed by it

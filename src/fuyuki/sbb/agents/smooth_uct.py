@@ -12,7 +12,7 @@ play inside the tree. ``η_k = max(γ, η / (1 + d √N))`` with ``N`` the seat'
 node: mostly UCB1 early, never less than ``γ`` late. The hard bot answers with its most
 visited option at the root: drawing it from its average strategy, as Smooth UCT would,
 measured 0.06 less against heuristic bots and 0.07 less against random ones (400 paired
-games each, docs/hard-bot.md, the eleventh pass).
+games each, docs/hard-bot.md, What does not help).
 
 The statistics are the tree's: per option ``[visits, total reward, availability]``.
 """
