@@ -62,6 +62,39 @@ def test_every_card_has_ja_and_en_text():
             assert card.text["ja"] and card.text["en"], card.id
 
 
+def _texts(node, where=""):
+    """Every {ja, en} text pair in a data file, with its key path."""
+    if isinstance(node, dict):
+        if set(node) == {"ja", "en"}:
+            yield where, node
+        for k, v in node.items():
+            yield from _texts(v, f"{where}.{k}")
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            yield from _texts(v, f"{where}[{i}]")
+
+
+def test_card_texts_name_the_card_kinds_as_the_rules_do():
+    """The rules name the action cards sortie / NP in English (宝具 is the servant's ability)
+    and つばめ返し's threshold 「カードの数値」 in Japanese: the card texts say the same."""
+    import re
+    import tomllib
+    from pathlib import Path
+
+    data = Path(default_cards_path()).parent
+    files = [data / "cards.toml", *sorted((data / "modes").glob("*.toml")),
+             *sorted((data / "editions").glob("*.toml"))]
+    kind_as_ja = re.compile(r"出撃|宝具 (card|totals|battle)|played 宝具|a 宝具 card")
+    bad = []
+    for f in files:
+        for where, text in _texts(tomllib.loads(f.read_text(encoding="utf-8"))):
+            if kind_as_ja.search(text["en"]):
+                bad.append(f"{f.name}{where}.en: {text['en']}")
+            if "行動力" in text["ja"]:
+                bad.append(f"{f.name}{where}.ja: {text['ja']}")
+    assert len(files) > 3 and not bad, bad
+
+
 def test_catalogs_have_the_same_keys():
     ja = {k for k in i18n.keys("ja") if k.startswith("sbb.")}
     en = {k for k in i18n.keys("en") if k.startswith("sbb.")}
