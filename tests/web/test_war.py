@@ -10,7 +10,9 @@ import re
 import pytest
 from fastapi.testclient import TestClient
 
-from fuyuki.core.dice import derive_secret
+import hashlib
+import os
+
 from fuyuki.web.app import create_app
 from tests.web.conftest import fast_settings
 from tests.web.helpers import Client, close_all, connect_all
@@ -115,13 +117,12 @@ def test_a_war_with_a_player_a_gm_and_readers_plays_out_and_nothing_leaks(http, 
 
 def _no_leaks(made, game, gm, players, readers):
     """No page shows a secret its viewer has not earned."""
-    secret = game.secret
-    turn_secrets = {t: derive_secret(secret, f"turn/{t}").hex() for t in range(1, game.war.turn + 1)}
+    secret = game.secret                           # the GM's master secret: never published
+    turn_secrets = {t: game.dice.chain[t].hex() for t in range(1, game.war.turn + 1)}
     tokens = [made["token"]] + list(made["invites"].values())
     for c in [gm] + list(players.values()) + readers:
         seat = c.last["you"]
         revealed: set[int] = set()
-        war_revealed = False
         for m in c.messages:
             text = json.dumps(m, ensure_ascii=False)
             for tok in tokens:                   # no token ever travels back to a client
@@ -136,12 +137,9 @@ def _no_leaks(made, game, gm, players, readers):
             for e in m.get("events", []):
                 if e["kind"] == "dice_reveal":
                     revealed.add(e["data"]["turn"])
-                if e["kind"] == "war_reveal":
-                    war_revealed = True
                 if e.get("private"):
                     assert seat is not None, e       # readers see only public events
-            if secret in text:
-                assert war_revealed or any(e["kind"] == "war_reveal" for e in m.get("events", []))
+            assert secret not in text
             view = m.get("view", {})
             assert "secret" not in m["config"] and "roster" not in m["config"]
             if seat != made["seat"]:
@@ -328,4 +326,46 @@ def test_a_war_offers_no_rematch(http):
     gm.send({"type": "rematch"})
     m = gm.read()
     assert m["type"] == "error" and m["code"] == "no_rematch"
+    close_all()
+
+
+def test_a_player_page_commits_then_reveals_its_dice_contribution_and_it_counts(http):
+    made = _war(http)
+    gm, players, readers, clients = _connect(http, made)
+    seat, page = next(iter(players.items()))
+    assert page.last["view"]["dice"] == {"turn": 1, "held": True, "opening": False,
+                                         "committed": False, "revealed": False}
+    r = os.urandom(32)
+    page.send({"type": "dice", "dice": "commit", "turn": 1, "c": hashlib.sha256(r).hexdigest()})
+    read_all(clients)
+    readers[0].send({"type": "dice", "dice": "commit", "turn": 1, "c": "0" * 64})
+    assert readers[0].read()["code"] == "not_a_player"        # a reader's page is no party
+    gm.send({"type": "gm", "gm": "next"})
+    read_all(clients)
+    assert page.last["view"]["dice"]["opening"] and gm.last["view"]["held"]   # waits for the reveal
+    page.send({"type": "dice", "dice": "reveal", "turn": 1, "r": os.urandom(32).hex()})
+    assert page.read()["code"] == "bad_dice"                  # not what it committed to
+    page.send({"type": "dice", "dice": "reveal", "turn": 1, "r": r.hex()})
+    read_all(clients)
+    assert not gm.last["view"]["held"]                        # every reveal in: the turn began
+    log = http.app.state.manager.get(made["code"]).game.public_log("ja")
+    assert f"#DICE OPEN t1 {PLAYER} {r.hex()}" in log and "#DICE OPEN t1 server " in log
+    assert "【ダイス寄与の公約】ターン1：赤のセイバー" in log
+    close_all()
+
+
+def test_a_contribution_never_revealed_is_dropped_when_the_gm_opens_the_turn_again(http):
+    made = _war(http)
+    gm, players, readers, clients = _connect(http, made)
+    seat, page = next(iter(players.items()))
+    page.send({"type": "dice", "dice": "commit", "turn": 1, "c": "ab" * 32})
+    read_all(clients)
+    gm.send({"type": "gm", "gm": "next"})
+    read_all(clients)
+    assert gm.last["view"]["held"]
+    gm.send({"type": "gm", "gm": "next"})
+    read_all(clients)
+    assert not gm.last["view"]["held"]
+    log = http.app.state.manager.get(made["code"]).game.public_log("ja")
+    assert f"#DICE OPEN t1 {PLAYER} -" in log
     close_all()

@@ -161,6 +161,8 @@ def test_a_gm_a_player_and_two_readers_run_a_war_inchromium(tmp_path, app_factor
             assert gm_token not in html and seat_token not in html
             assert p.locator("#gm").is_hidden() and p.locator("#links").is_hidden()
 
+        # the player's page has committed to its contribution to turn 1's dice on its own
+        player.wait_for_function("() => state && state.view.dice && state.view.dice.committed")
         gm.fill("#narration", "冬木の夜、二つの陣営が動き出す。")
         gm.click("#narrate-btn")
         asked = answered = battled = False
@@ -221,6 +223,26 @@ def test_a_gm_a_player_and_two_readers_run_a_war_inchromium(tmp_path, app_factor
         for p in (r1, r2):
             assert p.evaluate("warLogText()") == log
             assert "一致" in p.inner_text("#war-check")
+        # the player's page contributed to every turn's dice from its own crypto.getRandomValues
+        for turn in (1, 2):
+            assert re.search(rf"^#DICE OPEN t{turn} black-saber [0-9a-f]{{64}}$", log, re.M), turn
+        # a pasted log is checked by the same code: the good one, then one with a forged value
+        from fuyuki.rpg.war_log import verify
+        assert verify(log).ok
+        r1.click("#paste summary")
+        r1.fill("#paste-log", log)
+        r1.click("#paste-btn")
+        r1.wait_for_selector("#paste-result.ok")
+        lines = log.split("\n")
+        k = next(i for i, x in enumerate(lines) if x.startswith("#DICE ROLL 1 t2/"))
+        *head, value = lines[k].split(" ")
+        lines[k] = " ".join(head + [str(int(value) % int(head[-1][2:]) + 1)])
+        forged = "\n".join(lines)
+        assert verify(forged).problems[0].line == k + 1
+        r1.fill("#paste-log", forged)
+        r1.click("#paste-btn")
+        r1.wait_for_selector("#paste-result.bad")
+        assert f"{k + 1}行目" in r1.inner_text("#paste-result")
         # a turn's text, copied for a forum post: from its commitment to its reveal
         r1.locator('.turn-block[data-turn="1"] .turn-head button').click()
         copied = r1.evaluate("navigator.clipboard.readText()")

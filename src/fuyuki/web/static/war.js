@@ -24,7 +24,7 @@ Object.assign(I18N.ja, {
   w_waiting_player: "プレイヤーの選択待ち", w_asked: "安価{q}を受付中", w_pick_options: "選択肢を2つ以上選んでください",
   w_verify_ok: "検証OK：公約{c}件・ダイス{r}件がすべて一致（このブラウザで計算）", w_verify_pending: "公開済みのダイス{r}件は一致。未公開の公約：{s}",
   w_verify_bad: "{line}行目が一致しません（{code}）", w_verify_none: "まだ検証できるダイスがありません",
-  w_war_ok: "最初の公約と全ターンの秘密が一致 ✓", w_war_bad: "最初の公約と一致しません ✗", w_no_crypto: "このブラウザでは検証できません（HTTPSが必要です）",
+  w_war_ok: "最初の公約からの連鎖・全ターンの封印・記録のハッシュが一致 ✓（記録からの再現は fuyuki war verify）", w_war_bad: "最初の公約と一致しません ✗", w_no_crypto: "このブラウザでは検証できません（HTTPSが必要です）",
   w_me: "あなたの組", w_mana: "魔力", w_seals: "令呪", w_items: "礼装", w_allies: "同盟", w_known: "判明したシート", w_sheets: "全組のシート（GMのみ）",
   w_anka_sheets: "安価の組", w_out: "脱落",
 });
@@ -50,7 +50,7 @@ Object.assign(I18N.en, {
   w_waiting_player: "waiting for the player", w_asked: "anka {q} open", w_pick_options: "Pick at least two options",
   w_verify_ok: "Verified: {c} commitments, {r} rolls all match (computed in this browser)", w_verify_pending: "{r} revealed rolls match. Not revealed yet: {s}",
   w_verify_bad: "line {line} does not match ({code})", w_verify_none: "No dice to check yet",
-  w_war_ok: "The first commitment and every turn's secret match ✓", w_war_bad: "Does not match the first commitment ✗", w_no_crypto: "This browser cannot check (HTTPS needed)",
+  w_war_ok: "The chain from the first commitment, every turn's seal and the record's hash match ✓ (the replay of the record: fuyuki war verify)", w_war_bad: "Does not match the first commitment ✗", w_no_crypto: "This browser cannot check (HTTPS needed)",
   w_me: "Your pair", w_mana: "mana", w_seals: "seals", w_items: "items", w_allies: "allies", w_known: "Sheets you learned", w_sheets: "Every sheet (GM only)",
   w_anka_sheets: "Anka pairs", w_out: "out",
 });
