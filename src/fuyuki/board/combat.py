@@ -154,6 +154,11 @@ def defence_options(g: "Game", d: "Char", att: "Char", m: Means, offset_taken: b
     return opts
 
 
+def die_name(what: str, j: int, of: int) -> str:
+    """The last part of a roll label: ``attack1``; ``attack1.2`` for the second of several."""
+    return what if of == 1 else f"{what}.{j + 1}"
+
+
 def territory_df(g: "Game", d: "Char") -> int:
     if d.camp is None:
         return 0
@@ -178,6 +183,8 @@ def attack(g: "Game", att: "Char", targets: list["Char"]) -> Flow:
     if key == "cancel":
         g.emit("attack_cancelled", attacker=att.id)
         return
+    g.attacks += 1
+    label = f"a{g.attacks}"          # roll labels: r<round>/t<turn>/a<n>/<character>/<die>
     m = next(x for x in usable() if x.key == key)
     in_range = [t for t in targets if t.alive and g.dist(att.pos, t.pos) <= m.range]
     instances: list[list[Char]] = []
@@ -271,7 +278,8 @@ def attack(g: "Game", att: "Char", targets: list["Char"]) -> Flow:
     for idx, plan in enumerate(plans):
         if not att.alive or not any(d.alive for d in everyone):
             break
-        dice = [g.roll("attack") for _ in range(m.dice)]
+        dice = [g.roll(label, att.id, die_name(f"attack{idx + 1}", j, m.dice))
+                for j in range(m.dice)]
         at = (att.at + att.boost_at) if m.add_at else 0
         atk = m.value + sum(dice) + at + bonus
         g.emit("attack_roll", attacker=att.id, means=m.label, attack=idx + 1, dice=dice,
@@ -289,14 +297,15 @@ def attack(g: "Game", att: "Char", targets: list["Char"]) -> Flow:
                 dmg = max(0, atk - df)
                 info = {"df": df}
             elif spec["kind"] == "evade":
-                r = g.roll("evade")
+                r = g.roll(label, d.id, f"evade{idx + 1}")
                 total = r + d.skill("evade") + spec["bonus"]
                 ok = total >= R["evade_target"]
                 dmg = 0 if ok else atk
                 info = {"die": r, "total": total, "ok": ok}
             else:
                 a = g.pack.abilities[spec["ability"]]
-                rolls = [g.roll("offset") for _ in range(a.dice)]
+                rolls = [g.roll(label, d.id, die_name(f"offset{idx + 1}", j, a.dice))
+                         for j in range(a.dice)]
                 v = a.value + sum(rolls)
                 dmg = max(0, atk - v)
                 back = max(0, v - atk)

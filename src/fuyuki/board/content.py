@@ -15,6 +15,11 @@ from fuyuki.core.data import Table, package_file, read_toml
 from fuyuki.core.errors import DataError
 
 TIMINGS_ABILITY = ("attack", "action")
+#: what an ability does, and the part of the turn it is used in: a means of 《攻撃》, or a
+#: 特殊能力 of the action part (seed: 「アクションフェイズに実行できる【スキル】【魔術】【宝具】」)
+ABILITY_EFFECTS = {"attack": "attack", "heal": "action", "barrier": "action"}
+#: 魔術 (cost from the hand), 宝具 (cost only from plotted cards), スキル (no cost)
+ABILITY_KINDS = ("magecraft", "np", "skill")
 TURN_ORDERS = ("fixed", "rotate", "snake")
 CARD_EFFECTS = {
     "heal": "action", "draw": "action", "dash": "action", "attack_bonus": "attack",
@@ -26,9 +31,9 @@ CARD_EFFECTS = {
 class Ability:
     id: str
     name: str
-    kind: str          # magecraft | np
+    kind: str          # magecraft | np | skill
     timing: str        # attack | action
-    effect: str        # attack | heal
+    effect: str        # attack | heal | barrier (結界)
     cost: int
     range: int
     value: int
@@ -239,15 +244,17 @@ def load_pack(directory: str | Path | None = None) -> Pack:
         a.check_keys(["name", "kind", "timing", "effect", "cost", "range", "value", "dice",
                       "attacks", "spread", "text"])
         abilities[aid] = Ability(
-            aid, a.str("name"), a.str("kind", choices=["magecraft", "np"]),
-            a.str("timing", choices=TIMINGS_ABILITY), a.str("effect", choices=["attack", "heal"]),
+            aid, a.str("name"), a.str("kind", choices=ABILITY_KINDS),
+            a.str("timing", choices=TIMINGS_ABILITY), a.str("effect", choices=ABILITY_EFFECTS),
             a.int("cost", lo=0, hi=10), a.int("range", lo=0, hi=20), a.int("value", lo=0, hi=99),
             a.int("dice", 0, lo=0, hi=6), a.int("attacks", 1, lo=1, hi=9),
             a.bool("spread", False), a.text("text"))
         ab = abilities[aid]
-        if (ab.effect == "heal") != (ab.timing == "action"):
-            raise a.fail("timing", "heal abilities are used in the action part (timing = \"action\"),"
-                                   " attack abilities in a 《攻撃》 (timing = \"attack\")")
+        if ABILITY_EFFECTS[ab.effect] != ab.timing:
+            raise a.fail("timing", "heal and barrier abilities are used in the action part (timing"
+                                   " = \"action\"), attack abilities in a 《攻撃》 (timing = \"attack\")")
+        if ab.kind == "skill" and ab.cost:
+            raise a.fail("cost", "a skill costs no card (cost = 0)")
     cht = camps_t.table("chars")
     chars: dict[str, CharDef] = {}
     for cid in cht.data:

@@ -38,10 +38,10 @@ class _GameOver(Exception):
 
 def new_game(players: int = 4, seed: int = 0, camps: list[str] | None = None,
              pack: str | None = None, setup: dict | None = None,
-             dice: list[int] | None = None) -> "Game":
+             dice: dict[str, int] | None = None) -> "Game":
     """A new game. ``camps`` (camp ids in seat order) defaults to the pack's default camps,
-    as many as ``players``. ``setup`` (scenarios) overrides positions, HP, hands, plotted
-    cards, the deck top; ``dice`` fixes the dice (scenarios)."""
+    as many as ``players``. ``setup`` (scenarios, :mod:`fuyuki.board.setup`) sets the state
+    the game starts from; ``dice`` fixes every die by its roll label (scenarios)."""
     config: dict[str, Any] = {"players": players}
     if camps is not None:
         config["camps"] = list(camps)
@@ -50,7 +50,7 @@ def new_game(players: int = 4, seed: int = 0, camps: list[str] | None = None,
     if setup is not None:
         config["setup"] = setup
     if dice is not None:
-        config["dice"] = list(dice)
+        config["dice"] = dict(dice)
     return Game(seed, config)
 
 
@@ -87,7 +87,10 @@ class Game:
             raise DataError("config", "players",
                             f"must be 2 to {len(self.pack.camps)}, not {players!r}")
         camps = cfg.list_of("camps", str, None)
-        dice = cfg.list_of("dice", int, None, lo=1, hi=6)
+        dice: dict[str, int] | None = None
+        if cfg.has("dice"):
+            dt = cfg.table("dice")
+            dice = {label: dt.int(label, lo=1, hi=6) for label in dt.data}
         if cfg.has("setup"):
             cfg.table("setup")
         camp_ids = list(camps or self.pack.rules["default_camps"][:players])
@@ -104,13 +107,16 @@ class Game:
         self.submissions: list[tuple[int, Any]] = []
         self.round = 1
         self.turn_seat = 0
+        self.turn_no = 1              # the turn's place in the round's order (roll labels)
+        self.attacks = 0              # 《攻撃》 made so far in this turn (roll labels)
+        self.rolls: list[tuple[str, int, int]] = []   # every die: (label, value, events before)
         self.phase = "setup"
         self.instant = False          # 《刹那の時間》: no 令呪
         self.result: dict[str, Any] | None = None
         self.out_order: list[int] = []    # seats in the order their masters died
         self._deck_rng = rng.stream(seed, "deck")
         self._dice_rng = rng.stream(seed, "dice")
-        self._fixed_dice: list[int] | None = list(dice) if dice is not None else None
+        self._fixed_dice: dict[str, int] | None = dict(dice) if dice is not None else None
         self.chars: dict[str, Char] = {}
         self.camps: list[Camp] = []
         R = self.pack.rules
@@ -130,13 +136,15 @@ class Game:
         setup = config.get("setup")
         start_hand = R["start_hand"]
         if setup is not None:
-            start_hand = self._apply_setup(setup, start_hand)
+            from fuyuki.board.setup import apply_setup
+
+            start_hand = apply_setup(self, setup, start_hand)
         self.phase = "start"
         for camp in self.camps:
             if setup is None:
                 self._draw(camp.seat, start_hand)
                 self._plot_from_deck(camp, min(camp.ch, self.seat_bonus("plotted", camp.seat)))
-            elif "hand" not in setup.get("camps", {}).get(str(camp.seat), {}):
+            elif not camp.out and "hand" not in setup.get("camps", {}).get(str(camp.seat), {}):
                 self._draw(camp.seat, start_hand)
         self._gen = self._run()
         self._current: tuple[int, Decision] | None = None
@@ -227,14 +235,24 @@ class Game:
     def emit(self, _kind: str, /, to: Iterable[int] | None = None, **data: Any) -> None:
         self.events.append(Event(_kind, data, tuple(to) if to is not None else None))
 
-    def roll(self, why: str) -> int:
+    def roll(self, *what: str) -> int:
+        """One six-sided die. Its label, ``r<round>/t<turn>/<what…>`` (``t``: the turn's place
+        in the round's order, from 1), names it: with fixed dice (scenarios) the die of that
+        label, a missing one a ScenarioError naming it."""
+        label = f"r{self.round}/t{self.turn_no}/" + "/".join(what)
         if self._fixed_dice is not None:
-            if not self._fixed_dice:
-                raise ScenarioError("scenario", "dice", f"ran out of fixed dice ({why})")
-            v = self._fixed_dice.pop(0)
+            if label not in self._fixed_dice:
+                raise ScenarioError("dice", label, "no die is given for this roll",
+                                    "board_die_missing", label=label)
+            v = self._fixed_dice.pop(label)
         else:
             v = self._dice_rng.randint(1, 6)
+        self.rolls.append((label, v, len(self.events)))
         return v
+
+    def unused_dice(self) -> list[str]:
+        """The labels of fixed dice no roll has used (scenarios)."""
+        return list(self._fixed_dice or {})
 
     @staticmethod
     def dist(a: tuple[int, int], b: tuple[int, int]) -> int:
@@ -252,12 +270,17 @@ class Game:
         return self.chars[self.camps[seat].master]
 
     def turn_rank(self, from_seat: int | None, seat: int | None) -> int:
-        """How soon ``seat`` plays counting from ``from_seat`` (strays last)."""
+        """How soon ``seat``'s turn comes counting from ``from_seat`` (seed 003 《攻撃》:
+        「攻撃プレイヤーから数えてより早く手番が来るプレイヤー」): ``from_seat`` itself 0, then
+        the seats after it in this round's order, then the next round's order [R-7]; strays
+        last."""
         if seat is None:
-            return self.n
-        if from_seat is None:
-            return seat
-        return (seat - from_seat) % self.n
+            return self.n + 1
+        if from_seat is None or seat == from_seat:
+            return 0
+        now = self.round_order(self.round)
+        later = now[now.index(from_seat) + 1:] + self.round_order(self.round + 1)
+        return list(dict.fromkeys(s for s in later if s != from_seat)).index(seat) + 1
 
     def _ask(self, seat: int, kind: str, options: Callable[[], list[Any]] | list[Any],
              spells: bool = False, **info: Any) -> Flow:
@@ -358,6 +381,7 @@ class Game:
             camp.hand.clear()
             camp.plotted.clear()
             camp.territory = None
+            camp.barrier = None
             self.emit("camp_out", seat=camp.seat)
             for s in self.chars.values():
                 if s.alive and s.role == "servant" and s.camp == camp.seat:
@@ -431,71 +455,6 @@ class Game:
         elif kind == "suicide":
             self._kill(self.chars[cid], "suicide")
 
-    # ------------------------------------------------------------------ scenario setup
-    def _apply_setup(self, setup: dict[str, Any], start_hand: int) -> int:
-        where = {self.pack.areas[r][c]: (r, c) for r in range(self.pack.height)
-                 for c in range(self.pack.width)}
-
-        def area(v: Any, key: str) -> tuple[int, int]:
-            if v not in where:
-                raise ScenarioError("setup", key, f"no area named {v!r}")
-            return where[v]
-
-        def take(ctype: Any, key: str) -> str:
-            for i in range(len(self.deck) - 1, -1, -1):
-                if self.card_type(self.deck[i]) == ctype:
-                    return self.deck.pop(i)
-            raise ScenarioError("setup", key, f"no {ctype!r} card left in the deck")
-
-        allowed = {"chars", "camps", "deck", "clear_deck", "start_hand", "turn"}
-        for k in setup:
-            if k not in allowed:
-                raise ScenarioError("setup", k, f"unknown key (allowed: {sorted(allowed)})")
-        for cid, spec in setup.get("chars", {}).items():
-            if cid not in self.chars:
-                raise ScenarioError("setup", f"chars.{cid}", "no such character in this game")
-            ch = self.chars[cid]
-            for k, v in spec.items():
-                key = f"chars.{cid}.{k}"
-                if k == "pos":
-                    ch.pos = area(v, key)
-                elif k in ("hp", "at", "df", "max_hp", "revives"):
-                    setattr(ch, k, int(v))
-                elif k == "alone":
-                    ch.alone = bool(v)
-                elif k == "skills":
-                    ch.skills = {**ch.skills, **{str(a): int(b) for a, b in v.items()}}
-                elif k == "dead":
-                    if v:
-                        ch.alive = False
-                        ch.hp = 0
-                elif k == "stray":
-                    if v:
-                        ch.camp = None
-                else:
-                    raise ScenarioError("setup", key, "unknown key")
-        for seat_s, spec in setup.get("camps", {}).items():
-            if not seat_s.isdigit() or int(seat_s) >= self.n:
-                raise ScenarioError("setup", f"camps.{seat_s}", "no such seat")
-            camp = self.camps[int(seat_s)]
-            for k, v in spec.items():
-                key = f"camps.{seat_s}.{k}"
-                if k in ("hand", "plotted"):
-                    getattr(camp, k).extend(take(t, key) for t in v)
-                elif k == "spells":
-                    camp.spells = int(v)
-                elif k == "territory":
-                    camp.territory = {"pos": area(v["pos"], key), "done": bool(v.get("done", False))}
-                else:
-                    raise ScenarioError("setup", key, "unknown key")
-        top = [take(t, "deck") for t in setup.get("deck", [])]
-        if setup.get("clear_deck"):
-            self.deck = []                # only the listed cards are in play
-        self.deck.extend(reversed(top))   # the first listed is drawn first
-        if "turn" in setup:
-            self.turn_seat = int(setup["turn"])
-        return int(setup.get("start_hand", start_hand))
-
     def seat_bonus(self, kind: str, seat: int) -> int:
         """What ``seat`` gets at the start on top of the rest [R-7] (scenarios state their own
         hands and 令呪, so a game set up by a scenario gets none)."""
@@ -519,15 +478,16 @@ class Game:
     def _run(self) -> Flow:
         from fuyuki.board import phases
 
-        first = self.turn_seat
-        order = [(first + i) % self.n for i in range(self.n)]
+        order = self.round_order(self.round)
+        start = order.index(self.turn_seat)      # a set-up game may start in mid-round
         try:
             while True:
-                for seat in order:
-                    if self.camps[seat].out:
+                for i, seat in enumerate(order):
+                    if i < start or self.camps[seat].out:
                         continue
+                    self.turn_no = i + 1
                     yield from phases.turn(self, seat)
-                order = self.round_order(self.round + 1)
+                order, start = self.round_order(self.round + 1), 0
                 if self.round >= self.pack.rules["max_rounds"]:
                     self.result = self._outcome("round_limit")
                     self.phase = "over"

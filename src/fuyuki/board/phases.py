@@ -14,6 +14,7 @@ if TYPE_CHECKING:
 
 def turn(g: "Game", seat: int) -> Flow:
     g.turn_seat = seat
+    g.attacks = 0
     camp = g.camps[seat]
     g.emit("turn", seat=seat, round=g.round)
     draw_phase(g, seat)
@@ -29,7 +30,8 @@ def turn(g: "Game", seat: int) -> Flow:
 
 
 def draw_phase(g: "Game", seat: int) -> None:
-    """Draw 1; your 陣地 [準備中] completes, destroying a completed 陣地 already in its area."""
+    """Draw 1; your 陣地 [準備中] completes, destroying a completed 陣地 already in its area;
+    your completed 陣地 heals your characters in it [R-6]; your 結界 hurts the others in it."""
     g.phase = "draw"
     camp = g.camps[seat]
     g._draw(seat, g.pack.rules["draw_per_turn"])
@@ -47,6 +49,23 @@ def draw_phase(g: "Game", seat: int) -> None:
         for ch in g.live_chars(seat):
             if ch.pos == t["pos"] and ch.hp < ch.max_hp:
                 g.heal(ch, heal)
+    barrier_phase(g, seat)
+
+
+def barrier_phase(g: "Game", seat: int) -> None:
+    """[R-9] A camp's 結界 deals its ability's value to every character of the other camps
+    (はぐれ too) in its area at that camp's draw phase."""
+    b = g.camps[seat].barrier
+    if b is None:
+        return
+    hit = [c for c in g.live_chars() if c.camp != seat and c.pos == b["pos"]]
+    if not hit:
+        return
+    g.emit("barrier_hits", seat=seat, area=g.area(b["pos"]), chars=[c.id for c in hit])
+    value = g.pack.abilities[b["ability"]].value
+    for c in hit:
+        g.damage(c, value, "barrier")
+    g.check_end()
 
 
 def plot_phase(g: "Game", seat: int) -> Flow:
@@ -144,8 +163,9 @@ def action_options(g: "Game", seat: int, key: str) -> list[str]:
             a = g.pack.abilities[aid]
             if a.timing != "action":
                 continue
-            pool = camp.hand if a.kind == "magecraft" else camp.plotted
-            if len(pool) >= a.cost and heal_targets(g, seat, [m], a.range):
+            if len(ability_pool(g, seat, a.kind)) < a.cost:
+                continue
+            if a.effect == "barrier" or heal_targets(g, seat, [m], a.range):
                 opts.append(f"ability:{aid}:{m.id}")
     for kid in sorted(camp.hand):
         card = g.card(kid)
@@ -162,6 +182,13 @@ def action_options(g: "Game", seat: int, key: str) -> list[str]:
             if s.alive and s.role == "servant" and s.camp is None and s.pos == master.pos:
                 opts.append(f"recontract:{s.id}")
     return opts + ["skip"]
+
+
+def ability_pool(g: "Game", seat: int, kind: str) -> list[str]:
+    """Where an ability's cost is paid from: a 魔術 from the hand, a 宝具 only from the
+    plotted cards (seed), a skill from nothing (its cost is 0)."""
+    camp = g.camps[seat]
+    return camp.hand if kind == "magecraft" else camp.plotted if kind == "np" else []
 
 
 def heal_targets(g: "Game", seat: int, users: list["Char"], rng_: int) -> list[str]:
@@ -194,6 +221,11 @@ def action_part(g: "Game", seat: int, key: str) -> Flow:
         aid, cid = rest.split(":")
         a = g.pack.abilities[aid]
         user = g.chars[cid]
+        if a.effect == "barrier":
+            g.emit("ability", seat=seat, char=cid, ability=aid)
+            yield from g._pay(seat, "hand" if a.kind == "magecraft" else "plotted", a.cost, aid)
+            raise_barrier(g, seat, user, aid)
+            return
         target = yield from g._ask(seat, "heal_target", heal_targets(g, seat, [user], a.range),
                                    ability=aid)
         g.emit("ability", seat=seat, char=cid, ability=aid)
@@ -217,12 +249,27 @@ def action_part(g: "Game", seat: int, key: str) -> Flow:
             step(g, g.chars[cid], d)
     elif kind == "recontract":
         stray = g.chars[rest]
-        a, b = g.roll("recontract"), g.roll("recontract")
+        a, b = g.roll("recontract", f"{rest}.1"), g.roll("recontract", f"{rest}.2")
         ok = a == b
         g.emit("recontract", seat=seat, char=rest, dice=[a, b], ok=ok)
         if ok:
             stray.camp = seat
             stray.alone = False
+
+
+def raise_barrier(g: "Game", seat: int, user: "Char", aid: str) -> None:
+    """[R-9] A 結界 where ``user`` stands; the camp's previous 結界 goes (one per camp)."""
+    camp = g.camps[seat]
+    destroy_barrier(g, seat)
+    camp.barrier = {"pos": user.pos, "ability": aid}
+    g.emit("barrier_built", seat=seat, char=user.id, area=g.area(user.pos))
+
+
+def destroy_barrier(g: "Game", seat: int) -> None:
+    camp = g.camps[seat]
+    if camp.barrier is not None:
+        g.emit("barrier_destroyed", seat=seat, area=g.area(camp.barrier["pos"]))
+        camp.barrier = None
 
 
 def step(g: "Game", ch: "Char", d: str) -> bool:
@@ -260,6 +307,7 @@ def move_part(g: "Game", seat: int, key: str) -> Flow:
         old = camp.territory
         if old is not None:
             g.emit("territory_destroyed", seat=seat, area=g.area(old["pos"]))
+        destroy_barrier(g, seat)     # seed: 「既存の自陣営の陣地・結界があればこれを破壊」
         pos = g.chars[rest].pos
         camp.territory = {"pos": pos, "done": False}
         g.emit("territory_built", seat=seat, char=rest, area=g.area(pos))

@@ -52,13 +52,17 @@ class Camp:
     hand: list[str] = field(default_factory=list)      # card instance ids (secret)
     plotted: list[str] = field(default_factory=list)   # card instance ids (secret)
     territory: dict[str, Any] | None = None             # {"pos": (r, c), "done": bool}
+    barrier: dict[str, Any] | None = None               # 結界: {"pos": (r, c), "ability": id}
     out: bool = False
 
     def public(self) -> dict[str, Any]:
         terr = None
         if self.territory is not None:
             terr = {"pos": list(self.territory["pos"]), "done": self.territory["done"]}
+        barrier = None
+        if self.barrier is not None:
+            barrier = {"pos": list(self.barrier["pos"]), "ability": self.barrier["ability"]}
         return {"seat": self.seat, "id": self.id, "name": self.name, "master": self.master,
                 "ch": self.ch, "hand_limit": self.hand_limit, "spells": self.spells,
                 "hand_count": len(self.hand), "plotted_count": len(self.plotted),
-                "territory": terr, "out": self.out}
+                "territory": terr, "barrier": barrier, "out": self.out}

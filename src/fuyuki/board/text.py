@@ -103,6 +103,12 @@ class Texts:
         if k in ("territory_built", "territory_destroyed", "territory_done"):
             return t(f"ev.{k}", camp=self.camp(d["seat"]), area=d["area"],
                      char=self.char(d.get("char")))
+        if k in ("barrier_built", "barrier_destroyed"):
+            return t(f"ev.{k}", camp=self.camp(d["seat"]), area=d["area"],
+                     char=self.char(d.get("char")))
+        if k == "barrier_hits":
+            return t("ev.barrier_hits", camp=self.camp(d["seat"]), area=d["area"],
+                     chars="・".join(self.char(x) for x in d["chars"]))
         if k == "battle":
             return t("ev.battle", attacker=self.char(d["attacker"]),
                      targets="・".join(self.char(x) for x in d["targets"]))

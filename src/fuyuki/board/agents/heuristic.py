@@ -184,8 +184,9 @@ class HeuristicBot:
         hurt = sorted((c for c in mine if c["hp"] < c["max_hp"]),
                       key=lambda c: c["hp"] / c["max_hp"])
         if hurt and hurt[0]["hp"] / hurt[0]["max_hp"] < 0.6:
-            for o in opts:
-                if o.startswith("ability:"):
+            for o in opts:   # a healing 特殊能力 (a 結界 is not what a hurt camp needs)
+                if o.startswith("ability:") and \
+                        self.pack(view).abilities[o.split(":")[1]].effect == "heal":
                     return o
             for o in opts:
                 if o.startswith("card:") and self._card_effect(view, o[5:]) == "heal":
