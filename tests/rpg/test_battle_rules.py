@@ -58,3 +58,48 @@ def test_a_stat_picked_by_the_initiative_side_cannot_be_picked_again():
     g.submit(0, "mgi")
     d = g.pending()[1]
     assert d.kind == "pick_stat" and "mgi" not in d.options and len(d.options) == 5
+
+
+def test_the_nonservant_penalty_counts_a_servant_of_the_other_side_in_sonota():
+    # 「相手陣営にサーヴァントが存在する場合」: side B puts two masters in メイン and サブ; its
+    # servants take part as その他 all the same, so A's master (サブ) takes −10: 30 → 20 → 10
+    def pr(pid):
+        return parse_pair(Table({"id": pid, "servant": {"name": pid, "lv": 60, "stats": {
+            **ZERO, "str": 30}}, "master": {"name": pid + "主", "stats": {**ZERO, "str": 30}}},
+            "t"), default_rules())
+    dice = FixedDice([1])          # equal 敏捷 and no defender: the 1D2 gives A initiative
+    g = BattleGame(default_rules(), ([pr("a")], [pr("b"), pr("c")]), lambda: dice,
+                   lineups=("servant|master", "master1|master2"))
+    answer_until(g, "pick_stat")
+    rows = {r["name"]: r["steps"] for e in g.events if e.kind == "totals" for r in e.data["rows"]}
+    assert [k for k, _ in rows["a主"]] == ["base", "nonservant", "half"]
+    assert rows["a主"][-1][1][0] == 10
+
+
+def test_the_seal_stat_boost_has_no_limit_per_servant():
+    # seed 令呪 3: 「戦闘終了時まで、サーヴァントのステータス全てに「＋１０」」 — no limit but the 令呪
+    g, dice = game([])
+    seat, d = answer_until(g, "prepare")
+    assert seat == 0 and "boost:a.servant" in d.options
+    g.submit(0, "boost:a.servant")
+    g.submit(1, "pass")
+    assert "boost:a.servant" in g.pending()[0].options
+    g.submit(0, "boost:a.servant")
+    g.submit(1, "pass")
+    g.submit(0, "boost:a.servant")              # the third and last 令呪
+    assert g.states[0].seals == 0 and g.pending()[1].kind == "prepare"
+
+
+def test_a_retreat_cannot_be_paid_with_mana_the_servant_does_not_have():
+    # step 7: 100 mana stands in for a 令呪 only while the servant stays above −100:
+    # at −110 (after the battle's −30) no mana can be paid; at 60, one 100 (→ −40)
+    for mana, legal in ((-80, ["stay", "pay:3"]), (90, ["stay", "pay:2", "pay:3"])):
+        dice = FixedDice([1, 1])
+        g = BattleGame(default_rules(), ([pair("a", 31)], [pair("b")]), lambda: dice,
+                       lineups=("servant|master", "servant|master"),
+                       setup=lambda states, m=mana: setattr(states[1], "mana", m))
+        answer_until(g, "pick_stat")
+        g.submit(0, "str")
+        g.submit(1, "end")
+        seat, d = answer_until(g, "retreat")
+        assert seat == 1 and list(d.options) == legal, (mana, d.options)

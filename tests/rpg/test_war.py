@@ -188,13 +188,14 @@ def test_soul_eating_unnoticed_gains_100_and_full_fills_up():
 
 def test_soul_eating_detected_and_a_hostile_intervention_won_by_the_intervener_fails_it():
     # detection 50 <= 50; B intervenes: battle B (attacker) vs R; equal 敏捷, the defender R
-    # has initiative; all draws (0/3/0 = 50%); the d100 51 fails: B wins; R retreats (pay:0)
+    # has initiative; all draws (0/3/0 = 50%); the d100 51 fails: B wins; R (at -20, so no
+    # 100 mana to stand in for a 令呪) retreats with its 3 令呪
     w, dice = war(QUIET + [50, 1, 51], r_extra={"mana": 10})
     play(w, {(0, "action"): ["soul"], (1, "action"): ["other"], (1, "intervene"): ["intervene"],
-             (0, "retreat"): ["pay:0"]})
+             (0, "retreat"): ["pay:3"]})
     dice.check_all_used()
     assert kinds(w, "soul_fail") and not kinds(w, "soul_ok")
-    assert w.pairs[0].mana == 10 - 30 - 300 + 20
+    assert w.pairs[0].mana == 10 - 30 + 20 - 30       # no 令呪 left at the check: -Lv/2
 
 
 def test_soul_eating_detected_but_ignored_succeeds():
@@ -235,7 +236,7 @@ def test_alliance_offer_accepted_makes_allies_and_the_ally_defends():
     # turn 1: B offers C an alliance (same faction); turn 2: R attacks B, C joins B's side
     answers = {(0, "action"): ["other", "attack:B"], (1, "action"): ["other", "other"],
                (2, "action"): ["other", "other"], (1, "comm"): ["offer:C"],
-               (2, "alliance"): ["accept"], (1, "abandon"): [], (0, "retreat"): ["pay:0"]}
+               (2, "alliance"): ["accept"], (1, "abandon"): [], (0, "retreat"): ["pay:1"]}
     play(w, answers)
     assert w.pairs[1].allies == {"C"} and w.pairs[2].allies == {"B"}
     start = kinds(w, "battle_start")[0]
@@ -273,3 +274,64 @@ def test_an_illegal_choice_is_refused_and_changes_nothing():
     w.submit(0, "rest")
     with pytest.raises(IllegalAction):
         w.submit(0, "rest")             # already answered this decision
+
+
+def test_a_seal_for_100_mana_can_be_used_at_any_decision_of_the_pair():
+    # seed 令呪 4: 「任意のタイミングで使用し、英霊に即座に「＋１００」の魔力を供給」: every
+    # decision of a pair holding a 令呪 whose servant is below the maximum offers it
+    w, dice = war(QUIET, r_extra={"mana": 50}, b_extra={"seals": 0, "mana": 50})
+    d = w.pending()
+    assert "seal_mana" in d[0].options and d[0].kind == "action"
+    assert "seal_mana" not in d[1].options                     # B holds no 令呪
+    w.submit(1, "other")
+    w.submit(0, "seal_mana")
+    assert w.pairs[0].mana == 150 and w.pairs[0].seals == 2
+    assert list(w.pending()) == [0] and w.pending()[0].kind == "action"   # asked again
+    w.submit(0, "other")
+    d = w.pending()
+    assert d[0].kind == "comm" and "seal_mana" in d[0].options
+    w.submit(1, "pass")
+    w.submit(0, "seal_mana")                                   # 150 + 100 stops at 190
+    assert w.pairs[0].mana == 190 and "seal_mana" not in w.pending()[0].options
+
+
+def test_a_seal_for_mana_at_the_check_is_offered_whenever_the_servant_is_below_the_maximum():
+    w, dice = war(QUIET, r_extra={"mana": 50})
+    w.pairs[0].add_item("jewel")
+    play(w, {(0, "action"): ["other"], (1, "action"): ["other"], (0, "mana"): ["seal", "done"]})
+    assert w.pairs[0].mana == 50 + 20 + 100 and w.pairs[0].seals == 2
+
+
+def test_a_surprise_attack_can_be_declared_in_a_war():
+    # seed step 3: 「不意討ち」等を行う場合 … 【敏】の数値に関係なく、先制を行える; R's 敏捷 is lower
+    w, dice = war(QUIET + [1, 30], r_extra={"servant": {"name": "赤の鯖", "lv": 60, "stats": {
+        "str": 30, "end": 30, "agi": 20, "mgi": 30, "luk": 30, "np": 30}}})
+    assert "surprise:B" in w.pending()[0].options
+    play(w, {(0, "action"): ["surprise:B"], (1, "action"): ["other"], (1, "retreat"): ["pay:2"]})
+    init = kinds(w, "initiative")[0]
+    assert kinds(w, "battle_start")[0]["surprise"] and init["side"] == 0
+    assert init["reason"] == "exception" and w.pairs[0].wins == 1
+
+
+def test_a_master_without_seals_may_cut_the_servants_supply():
+    # 令呪使いきり後: 「マスター側から供給を切らない限り、マスターからの魔力供給は続く」
+    w, dice = war(QUIET + QUIET, turns=2, r_extra={"mana": 100, "seals": 0})
+    assert "cut_supply" in w.comm_decision(w.pairs[0], w.alive()).options
+    assert "cut_supply" not in w.comm_decision(w.pairs[1], w.alive()).options   # B holds 令呪
+    play(w, {(0, "action"): ["other", "rest"], (1, "action"): ["other", "other"],
+             (0, "comm"): ["cut_supply", "pass"]})
+    # turn 1: 100 + 0 (cut) - 30 (no 令呪) = 70; turn 2: 休息 gives 霊地 30 + 工房 10 only
+    assert not w.pairs[0].supply and w.pairs[0].mana == 70 + 40
+    assert kinds(w, "supply_cut") and len(kinds(w, "no_supply")) == 1    # 休息 replaces the check
+
+
+def test_a_war_can_start_at_a_later_turn_and_phase_from_a_state():
+    from fuyuki.rpg.state import Start
+    dice = TurnDice([])
+    start = Start(turn=4, phase="comm", pairs={"R": {"wins": 1}, "B": {"losses": 1}})
+    w = War(roster(b_extra={"seals": 1, "mana": -50}), default_rules(), 1, max_turns=4,
+            dice=lambda t: dice, start=start)
+    play(w, {(1, "mana"): ["seal"]})
+    assert w.turn == 4 and w.battles == 1 and w.result["reason"] == "limit"
+    assert not kinds(w, "event") and kinds(w, "h_comm") and w.pairs[1].mana == -50 + 20 + 100
+    assert [e.kind for e in w.events][:4] == ["war_start", "start_state", "start_pair", "start_pair"]

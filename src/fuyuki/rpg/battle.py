@@ -127,7 +127,9 @@ class Battle:
         if f.boosts:
             vals = [v + r.seals["stat_boost"] * f.boosts for v in vals]
             steps.append(("seal", list(vals)))
-        opp_servant = any(o.servant and o.role in ("main", "sub") for o in self.fighters[1 - side])
+        # 「相手陣営にサーヴァントが存在する場合」: every servant of the other side taking part
+        # counts, in メイン, サブ or その他 (an ally joining with its servant as その他 too)
+        opp_servant = any(o.servant for o in self.fighters[1 - side])
         if not f.servant and opp_servant:
             vals = [max(0, v - r.battle["nonservant_penalty"]) for v in vals]
             steps.append(("nonservant", list(vals)))
@@ -261,7 +263,7 @@ class Battle:
             opts: list[str] = ["pass"]
             for f in self.fighters[turn]:
                 if f.servant and f.ps.seals > 0:
-                    if f.role in ("main", "sub") and f.boosts < r.seals["stat_boost_per_servant"]:
+                    if f.role in ("main", "sub"):   # +10 as often as 令呪 last (no limit)
                         opts.append(f"boost:{f.char.id}")
                     opts.append(f"mana:{f.char.id}")
             if len(opts) == 1:
@@ -473,6 +475,17 @@ class Battle:
                         extra=extra, no_seal=no_seal, before=before, after=f.ps.mana,
                         penalty=r.shortage_penalty(f.ps.mana))
 
+    def mana_units(self, p: PairState) -> int:
+        """How many times ``p``'s servant can pay 100 mana for a 令呪 [R-19]: while it stays
+        above the vanishing line after paying (a retreat keeps the pair in the war; the seed's
+        step 6 makes a servant at −100 or below unable to stay), or without limit when the
+        rules allow any debt."""
+        r = self.rules
+        per = r.retreat["mana_per_seal"]
+        if not r.retreat["mana_above_vanish"]:
+            return r.retreat["seals"]
+        return max(0, (p.mana - r.mana["vanish_at"] - 1) // per)
+
     # step 7
     def step_retreat(self, loser: int, advantages: int, outcome: BattleOutcome) -> Gen:
         r = self.rules
@@ -497,10 +510,11 @@ class Battle:
                         cost=0, paid=[])
                 continue
             pool = sum(p.seals for p in group)
-            opts = ["stay"] + [f"pay:{k}" for k in range(min(cost, pool) + 1)]
+            units = sum(self.mana_units(p) for p in group)
+            opts = ["stay"] + [f"pay:{k}" for k in range(min(cost, pool) + 1) if cost - k <= units]
             choice = yield from ask(group[0].seat, "retreat", opts, side=loser, cost=cost,
                                     seals=pool, mana=[p.mana for p in group],
-                                    mana_per_seal=r.retreat["mana_per_seal"],
+                                    mana_per_seal=r.retreat["mana_per_seal"], mana_units=units,
                                     who=[p.label for p in group])
             if choice == "stay":
                 for p in group:
@@ -518,7 +532,7 @@ class Battle:
                 p.seals -= 1
                 paid.append(["seal", p.label, 1])
             for _ in range(cost - k):   # 100 mana from the servant holding the most
-                p = max(group, key=lambda x: x.mana)
+                p = max(group, key=lambda x: (self.mana_units(x) > 0, x.mana))
                 before = p.mana
                 p.mana -= r.retreat["mana_per_seal"]
                 paid.append(["mana", p.label, r.retreat["mana_per_seal"], before, p.mana])

@@ -24,8 +24,8 @@ def option_label(lang: str, d: Decision, opt: Any, names: dict[str, str]) -> str
     if d.kind == "lineup":
         main, sub = s.split("|")
         return t(lang, "opt.lineup", x=nm(main) if main != "-" else "-", y=nm(sub))
-    if d.kind == "engage" and s == "attack":
-        return t(lang, "opt.attack_yes")
+    if d.kind == "engage" and s in ("attack", "surprise"):
+        return t(lang, f"opt.{s}_yes")
     if d.kind == "mana" and s == "seal":
         return t(lang, "opt.seal_mana")
     kind, _, arg = s.partition(":")
@@ -51,6 +51,12 @@ def option_hint(lang: str, war: Any, seat: int, d: Decision, opt: Any) -> str:
     s = str(opt)
     kind, _, arg = s.partition(":")
     a = r.actions
+    if s == "seal_mana":
+        return t(lang, "hint.mana", value=r.seals["mana"])
+    if s == "cut_supply":
+        return t(lang, "hint.cut_supply")
+    if d.kind == "engage" and s == "surprise":
+        return t(lang, "hint.surprise")
     if d.kind == "action":
         if kind == "info":
             rate = a["info_base"] + sum(i.value * ps.item_count(i.id) for i in war.set_items(ps)
@@ -67,6 +73,8 @@ def option_hint(lang: str, war: Any, seat: int, d: Decision, opt: Any) -> str:
             return t(lang, "hint.soul", gain=gain, detect=a["soul_detect"])
         if kind in ("attack", "snipe"):
             return t(lang, "hint.battle")
+        if kind == "surprise":
+            return t(lang, "hint.surprise")
         if kind == "contact":
             return t(lang, "hint.contact")
         return ""

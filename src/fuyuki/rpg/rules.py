@@ -118,11 +118,10 @@ def load_rules(rules_path: str | Path | None = None,
             if table[key] + table[mirror] != 100:
                 raise b.fail("table", f"not symmetric: {list(key)} + {list(mirror)} != 100")
     s = root.table("seals")
-    seals = _ints(s, ["count", "rate_main", "rate_sub", "stat_boost", "stat_boost_per_servant",
-                      "mana"])
+    seals = _ints(s, ["count", "rate_main", "rate_sub", "stat_boost", "mana"])
     r = root.table("retreat")
     retreat = {"seals": r.int("seals", lo=0), "mana_per_seal": r.int("mana_per_seal", lo=1),
-               "loser_out": r.bool("loser_out")}
+               "loser_out": r.bool("loser_out"), "mana_above_vanish": r.bool("mana_above_vanish")}
     m = root.table("mana")
     mana = _ints(m, ["battle_cost_divisor", "no_seal_cost_divisor", "max_bonus", "shortage_step",
                      "shortage_penalty", "vanish_at"])
@@ -133,6 +132,7 @@ def load_rules(rules_path: str | Path | None = None,
                                         "soul_gain", "soul_detect", "check_die"])
     actions["attack_is_surprise"] = a.bool("attack_is_surprise")
     actions["allies_defend"] = a.bool("allies_defend")
+    actions["surprise_attack"] = a.bool("surprise_attack")
     w = root.table("war")
     war = {"max_turns": w.int("max_turns", lo=1), "factions_end": w.bool("factions_end"),
            "event_die": w.int("event_die", lo=1)}

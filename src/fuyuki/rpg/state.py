@@ -24,6 +24,7 @@ class PairState:
     losses: int = 0
     rested: bool = False
     charges: int = 0               # re-rolls left from a used talisman
+    supply: bool = True            # the master's supply (seed: 「マスター側から供給を切らない限り」)
 
     @classmethod
     def new(cls, pair: Pair, seat: int, rules: Rules) -> "PairState":
@@ -85,4 +86,128 @@ class PairState:
                                   for a in c.abilities]}
         return {"id": self.id, "faction": self.pair.faction, "servant": char(self.servant),
                 "master": char(self.master), "mana": self.mana, "seals": self.seals,
-                "items": dict(self.items)}
+                "items": dict(self.items), "supply": self.supply}
+
+
+# -- a war that starts later than its beginning ------------------------------------------------
+
+#: the phases of a turn, in order (seed: events, actions, コミュ, the mana check)
+PHASES = ("events", "action", "comm", "mana")
+OUT_REASONS = ("defeated", "vanished")
+
+
+@dataclass
+class Start:
+    """Where a war starts when it does not start at its beginning: at ``phase`` of turn
+    ``turn``, with ``battles`` fought so far (None: the least count the pairs' wins and losses
+    allow), and each pair's state beyond its roster entry (the roster's pair gives mana, 令呪
+    and items). Pair entries: ``out`` ("defeated"/"vanished"), ``wins``, ``losses``,
+    ``known``, ``allies`` (pair ids), ``supply``, ``charges``, ``rested``.
+
+    :meth:`apply` refuses every setup the rules cannot reach with a ScenarioError naming
+    ``source`` and the key (``where`` maps a pair id and "turn"/"phase"/"battles" to the key
+    that holds it in the file)."""
+
+    turn: int = 1
+    phase: str = "events"
+    battles: int | None = None
+    pairs: dict[str, dict[str, Any]] = field(default_factory=dict)
+    source: str = "<start>"
+    where: dict[str, str] = field(default_factory=dict)
+
+    def key(self, name: str, pid: str | None = None) -> str:
+        if pid is None:
+            return self.where.get(name, name)
+        return f"{self.where.get(pid, 'pair.' + pid)}.{name}"
+
+    def fail(self, key: str, reason: str) -> Exception:
+        from fuyuki.core.errors import ScenarioError
+
+        return ScenarioError(self.source, key, reason)
+
+    def apply(self, pairs: list[PairState], rules: Rules, max_turns: int) -> int:
+        """Set ``pairs`` to this state; return the battles fought so far."""
+        if not 1 <= self.turn <= max_turns:
+            raise self.fail(self.key("turn"), f"must be 1..{max_turns} (the war's turn limit), "
+                            f"not {self.turn}")
+        if self.phase not in PHASES:
+            raise self.fail(self.key("phase"), f"must be one of {list(PHASES)}, not {self.phase!r}")
+        by_id = {p.id: p for p in pairs}
+        for pid in self.pairs:
+            if pid not in by_id:
+                raise self.fail(self.key("id", pid), f"no pair {pid!r} (pairs: {sorted(by_id)})")
+        fresh = self.turn == 1 and self.phase == "events"
+        for ps in pairs:
+            d = self.pairs.get(ps.id, {})
+            if fresh:
+                for name in ("out", "wins", "losses", "known", "allies", "charges", "supply"):
+                    if d.get(name) if name != "supply" else d.get(name, True) is False:
+                        raise self.fail(self.key(name, ps.id), "nothing has happened before the "
+                                        "events of turn 1 (start at a later turn or phase)")
+            out = d.get("out")
+            if out is not None:
+                if out not in OUT_REASONS:
+                    raise self.fail(self.key("out", ps.id), f"must be one of {list(OUT_REASONS)}")
+                ps.alive, ps.out_reason = False, out
+            ps.wins, ps.losses = d.get("wins", 0), d.get("losses", 0)
+            for name in ("known", "allies"):
+                ids = set(d.get(name, ()))
+                for other in sorted(ids):
+                    if other == ps.id or other not in by_id:
+                        raise self.fail(self.key(name, ps.id), f"{other!r} is not another pair")
+                setattr(ps, name, ids)
+            ps.supply = d.get("supply", True)
+            ps.charges = d.get("charges", 0)
+            most = max(i.value for i in rules.craft[ps.pair.craft_set] if i.kind == "reroll")
+            if not 0 <= ps.charges < most:
+                raise self.fail(self.key("charges", ps.id), f"re-rolls left from a used "
+                                f"talisman: 0..{most - 1} (a talisman gives {most})")
+            ps.rested = d.get("rested", False)
+            if ps.rested and self.phase not in ("comm", "mana"):
+                raise self.fail(self.key("rested", ps.id), "a 休息 chosen in the action phase: "
+                                "only with phase = \"comm\" or \"mana\"")
+            self.check_pair(ps, rules)
+        for ps in pairs:
+            for other in sorted(ps.allies):
+                if ps.id not in by_id[other].allies:
+                    raise self.fail(self.key("allies", ps.id), f"an alliance is mutual: {other!r} "
+                                    f"does not list {ps.id!r}")
+        return self.check_battles(pairs)
+
+    def check_pair(self, ps: PairState, rules: Rules) -> None:
+        top = ps.max_mana(rules)
+        vanish = rules.mana["vanish_at"]
+        if ps.mana > top:
+            raise self.fail(self.key("mana", ps.id), f"{ps.mana} is above the maximum {top} "
+                            "(Lv + 魔力 + 100; every gain stops there)")
+        if ps.alive and self.phase == "events" and ps.mana <= vanish:
+            raise self.fail(self.key("mana", ps.id), f"a servant at {vanish} or below vanishes "
+                            "at the end of a turn: it cannot start one")
+        if ps.out_reason == "vanished" and ps.mana > vanish:
+            raise self.fail(self.key("mana", ps.id), f"a servant vanishes at {vanish} or below, "
+                            f"not at {ps.mana}")
+        if ps.out_reason == "defeated" and ps.losses == 0:
+            raise self.fail(self.key("losses", ps.id), "a defeated pair lost a battle: at least 1")
+        own = {i.id for i in rules.craft[ps.pair.craft_set]}
+        for item in ps.items:
+            if item not in own:
+                raise self.fail(self.key(f"items.{item}", ps.id), f"not an item of the pair's "
+                                f"craft set {ps.pair.craft_set!r} ({sorted(own)})")
+
+    def check_battles(self, pairs: list[PairState]) -> int:
+        """Every battle gives each pair in it one win or one loss, with at least one winning
+        and one losing pair."""
+        most = max(pairs, key=lambda p: p.wins + p.losses)
+        wins = sum(p.wins for p in pairs)
+        losses = sum(p.losses for p in pairs)
+        low, high = most.wins + most.losses, min(wins, losses)
+        if low > high:
+            raise self.fail(self.key("wins", most.id), f"{most.id} fought {low} battles, but the "
+                            f"others' wins and losses ({wins} wins, {losses} losses in all) leave "
+                            f"room for {high}")
+        if self.battles is None:
+            return low
+        if not low <= self.battles <= high:
+            raise self.fail(self.key("battles"), f"the pairs' wins and losses allow {low}..{high} "
+                            f"battles, not {self.battles}")
+        return self.battles

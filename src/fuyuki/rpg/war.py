@@ -18,17 +18,30 @@ from fuyuki.rpg.battle import Battle, BattleOutcome, Side, ask, snipe_allowed
 from fuyuki.rpg.flow import Flow
 from fuyuki.rpg.roster import Roster
 from fuyuki.rpg.rules import Rules
-from fuyuki.rpg.state import PairState
+from fuyuki.rpg.state import PHASES, PairState, Start
+
+
+PHASE_NAMES = {"events": {"ja": "ランダムイベント", "en": "the random events"},
+               "action": {"ja": "行動ターン", "en": "the actions"},
+               "comm": {"ja": "コミュターン", "en": "communication"},
+               "mana": {"ja": "消費魔力の確認", "en": "the mana check"}}
+OUT_NOTES = {"defeated": {"ja": "（脱落：敗北）", "en": " (out: defeated)"},
+             "vanished": {"ja": "（脱落：消滅）", "en": " (out: vanished)"}}
+
+#: the option a pair's every decision offers while a 令呪 can give its servant +100 mana
+SEAL_MANA = "seal_mana"
 
 
 class War:
     def __init__(self, roster: Roster, rules: Rules, seed: int | str, *,
                  max_turns: int | None = None, dice: Callable[[int], Any] | None = None,
-                 gate: int | None = None):
+                 gate: int | None = None, start: Start | None = None):
         """``dice(turn)`` gives a turn's dice: a :class:`fuyuki.core.dice.WarDice` (the GM's
         chain and the parties; by default one made from ``seed``) or fixed rolls (tests).
         ``gate``: a seat asked before every turn (a hosted war's GM opens each turn: the
-        decision ``turn``, option ``start``); None: turns follow each other."""
+        decision ``turn``, option ``start``); None: turns follow each other. ``start``: a war
+        already under way (a later turn or phase, pairs out, wins...; refused when the rules
+        cannot reach it)."""
         self.roster, self.rules, self.seed = roster, rules, seed
         self.max_turns = max_turns or rules.war["max_turns"]
         self.pairs = [PairState.new(p, i, rules) for i, p in enumerate(roster.pairs)]
@@ -36,6 +49,17 @@ class War:
         self.events: list[Event] = []
         self.turn = 0
         self.battles = 0
+        #: every battle fought: (label, the pair ids of side A and of side B, its outcome)
+        self.fought: list[tuple[str, tuple[list[str], list[str]], BattleOutcome]] = []
+        self.start = start
+        self.first_phase = "events"
+        if start is not None:
+            self.battles = start.apply(self.pairs, rules, self.max_turns)
+            self.turn, self.first_phase = start.turn - 1, start.phase
+            if self.end_reason():
+                out = next(p for p in reversed(self.pairs) if not p.alive)
+                raise start.fail(start.key("out", out.id), "the war would already be over: "
+                                 "one faction (or one pair, or none) is left")
         self.dice: CommittedDice | None = None
         self.submissions: list[tuple[int, Any]] = []
         self._result: dict[str, Any] | None = None
@@ -61,7 +85,7 @@ class War:
 
     def clone(self) -> "War":
         other = War(self.roster, self.rules, self.seed, max_turns=self.max_turns,
-                    dice=self._dice_factory, gate=self.gate)
+                    dice=self._dice_factory, gate=self.gate, start=self.start)
         for seat, choice in self.submissions:
             other.submit(seat, choice)
         return other
@@ -106,6 +130,48 @@ class War:
         self.ev("roll", label=lab, faces=faces, value=value)
         return value
 
+    def decide(self, asks: dict[int, Decision],
+               again: Callable[[int], Decision] | None = None):
+        """Ask every seat of ``asks`` at once (``answers = yield from self.decide(...)``).
+        令呪 for +100 mana 「任意のタイミング」 (seed): each decision of a pair offers
+        ``seal_mana`` while the pair holds a 令呪 and its servant is below the maximum;
+        taking it spends the 令呪 and asks the decision again (rebuilt by ``again(seat)`` when
+        its options depend on the 令呪 held)."""
+        answers: dict[int, Any] = {}
+        todo = dict(asks)
+        while todo:
+            got = yield {seat: self.with_seal(seat, d) for seat, d in todo.items()}
+            todo = {}
+            for seat, choice in got.items():
+                if choice == SEAL_MANA and SEAL_MANA not in asks[seat].options:
+                    self.seal_mana(self.pairs[seat])
+                    asks[seat] = again(seat) if again else asks[seat]
+                    todo[seat] = asks[seat]
+                else:
+                    answers[seat] = choice
+        return answers
+
+    def ask(self, seat: int, kind: str, options: list[Any], **info: Any):
+        """Ask one pair (``choice = yield from self.ask(...)``), with ``seal_mana`` offered."""
+        answers = yield from self.decide({seat: Decision(kind, tuple(options), info)})
+        return answers[seat]
+
+    def with_seal(self, seat: int, d: Decision) -> Decision:
+        ps = self.pairs[seat] if 0 <= seat < len(self.pairs) else None
+        if ps is None or not self.can_seal_mana(ps) or d.kind == "mana":
+            return d
+        return Decision(d.kind, d.options + (SEAL_MANA,), d.info)
+
+    def can_seal_mana(self, ps: PairState) -> bool:
+        return ps.alive and ps.seals > 0 and ps.mana < ps.max_mana(self.rules)
+
+    def seal_mana(self, ps: PairState) -> None:
+        """A 令呪 spent on +100 mana (seed 令呪 4; stops at the maximum)."""
+        before = ps.mana
+        ps.seals -= 1
+        ps.gain(self.rules.seals["mana"], self.rules)
+        self.ev("mana_seal", (ps.seat,), who=ps.label, before=before, after=ps.mana, seals=ps.seals)
+
     def alive(self) -> list[PairState]:
         return [p for p in self.pairs if p.alive]
 
@@ -128,7 +194,7 @@ class War:
             if not ps.charges and not talismans:
                 break
             opts = ["keep"] + (["reroll"] if ps.charges else []) + [f"use:{i.id}" for i in talismans]
-            choice = yield from ask(ps.seat, "reroll", opts, what=what, rate=rate, value=value)
+            choice = yield from self.ask(ps.seat, "reroll", opts, what=what, rate=rate, value=value)
             if choice == "keep":
                 break
             if choice.startswith("use:"):
@@ -151,7 +217,7 @@ class War:
 
     def rest_amount(self, ps: PairState) -> tuple[int, dict[str, Any]]:
         a = self.rules.actions
-        magic = ps.master.stats["mgi"]
+        magic = ps.master.stats["mgi"] if ps.supply else 0   # a cut supply gives nothing [R-21]
         site = self.roster.sites.get(ps.pair.base) if ps.pair.base else None
         grade = site.grade if site else 0
         workshop = ps.pair.workshop + ps.servant.total_of("rest") + ps.master.total_of("rest")
@@ -168,7 +234,8 @@ class War:
         return cands[v - 1], v
 
     # -- battle -----------------------------------------------------------------------------
-    def fight(self, attacker: PairState, defender: PairState, snipe: bool = False):
+    def fight(self, attacker: PairState, defender: PairState, snipe: bool = False,
+              surprise: bool = False):
         self.battles += 1
         a_side = [attacker]
         b_side = [defender]
@@ -185,8 +252,9 @@ class War:
                 snipe = False
         battle = Battle(self.rules, self.dice, self.events.append, sides,
                         label=f"t{self.turn}/b{self.battles}", attacker=0, snipe=snipe,
-                        surprise=self.rules.actions["attack_is_surprise"])
+                        surprise=surprise or self.rules.actions["attack_is_surprise"])
         outcome: BattleOutcome = yield from battle.run()
+        self.fought.append((battle.label, ([p.id for p in a_side], [p.id for p in b_side]), outcome))
         for pid in outcome.out:
             self.ev("out", who=self.by_id[pid].label, reason="defeated")
         return outcome
@@ -197,6 +265,14 @@ class War:
                 pairs=[{"servant": p.servant.name, "master": p.master.name, "lv": p.servant.lv,
                         "faction": self.roster.factions.get(p.pair.faction, p.pair.faction)}
                        for p in self.pairs])
+        if self.start is not None:
+            self.ev("start_state", turn=self.turn + 1, phase=self.first_phase,
+                    phase_name=PHASE_NAMES[self.first_phase], battles=self.battles)
+            for p in self.pairs:
+                out = {"ja": "", "en": ""} if p.alive else OUT_NOTES[p.out_reason or "defeated"]
+                self.ev("start_pair", None if not p.alive else (p.seat,), who=p.label,
+                        mana=p.mana, max=p.max_mana(self.rules), seals=p.seals,
+                        items=self.items_text(p), out=out, wins=p.wins, losses=p.losses)
         reason = None
         while self.turn < self.max_turns:
             if self.gate is not None:
@@ -209,18 +285,7 @@ class War:
                     sha=getattr(self.dice, "commitment", "-"),
                     **(self.dice.published() if hasattr(self.dice, "published") else {}))
             self.ev("turn_start", turn=self.turn)
-            for p in self.pairs:
-                p.rested = False
-            for slot in ("morning", "afternoon"):
-                for ps in self.pairs:
-                    if ps.alive:
-                        yield from self.random_event(ps, slot)
-            self.ev("h_action")
-            yield from self.actions()
-            self.ev("h_comm")
-            yield from self.comm()
-            self.ev("h_mana")
-            yield from self.mana_check()
+            yield from self.phases()
             self.ev("dice_reveal", scope=f"t{self.turn}", turn=self.turn,
                     secret=getattr(self.dice, "secret", b"").hex(),
                     seal=self.dice.seal().hex() if hasattr(self.dice, "seal") else "-")
@@ -228,6 +293,37 @@ class War:
             if reason:
                 break
         self.finish(reason or "limit")
+
+    def phases(self):
+        """The phases of a turn (seed): the morning and afternoon events, the actions, コミュ,
+        the mana check. A war started later skips, in its first turn, the phases before its
+        start."""
+        first = PHASES.index(self.first_phase)
+        self.first_phase = "events"
+        if first <= PHASES.index("action"):
+            for p in self.pairs:
+                p.rested = False
+        if first <= PHASES.index("events"):
+            for slot in ("morning", "afternoon"):
+                for ps in self.pairs:
+                    if ps.alive:
+                        yield from self.random_event(ps, slot)
+        if first <= PHASES.index("action"):
+            self.ev("h_action")
+            yield from self.actions()
+        if first <= PHASES.index("comm"):
+            self.ev("h_comm")
+            yield from self.comm()
+        self.ev("h_mana")
+        yield from self.mana_check()
+
+    def items_text(self, ps: PairState) -> dict[str, str]:
+        """The items a pair holds, as text in both languages ("魔宝石×2、…")."""
+        out = {}
+        for lang, sep in (("ja", "、"), ("en", ", ")):
+            parts = [f"{self.rules.items[k].name[lang]}×{n}" for k, n in sorted(ps.items.items())]
+            out[lang] = sep.join(parts) or "-"
+        return out
 
     def end_reason(self) -> str | None:
         alive = self.alive()
@@ -302,11 +398,11 @@ class War:
     def offer_fight(self, attacker: PairState, defender: PairState, why: str):
         """Ask ``attacker``'s player whether to attack ``defender`` (an event brought them
         together, ``why``); fight if so."""
-        choice = yield from ask(attacker.seat, "engage", ["attack", "ignore"],
-                                target=defender.id, why=why)
-        if choice == "attack":
+        opts = ["attack", "ignore"] + (["surprise"] if self.rules.actions["surprise_attack"] else [])
+        choice = yield from self.ask(attacker.seat, "engage", opts, target=defender.id, why=why)
+        if choice in ("attack", "surprise"):
             self.ev("engage", who=attacker.label, target=defender.label)
-            yield from self.fight(attacker, defender)
+            yield from self.fight(attacker, defender, surprise=choice == "surprise")
         else:
             self.ev("no_engage")
 
@@ -331,8 +427,9 @@ class War:
 
     def contact(self, a: PairState, b: PairState):
         """Both decide, sealed, to talk or to fight; a fight if either wants one."""
-        answers = yield {a.seat: Decision("contact", ("talk", "fight"), {"target": b.id}),
-                         b.seat: Decision("contact", ("talk", "fight"), {"target": a.id})}
+        answers = yield from self.decide({
+            a.seat: Decision("contact", ("talk", "fight"), {"target": b.id}),
+            b.seat: Decision("contact", ("talk", "fight"), {"target": a.id})})
         if answers[a.seat] == "fight" or answers[b.seat] == "fight":
             att, dfn = (a, b) if answers[a.seat] == "fight" else (b, a)
             self.ev("engage", who=att.label, target=dfn.label)
@@ -347,6 +444,8 @@ class War:
         opts += [f"craft:{i.id}" for i in self.set_items(ps)]
         opts += ["rest", "soul", "soul_full"]
         opts += [f"attack:{p.id}" for p in others if p.id not in ps.allies]
+        if self.rules.actions["surprise_attack"]:
+            opts += [f"surprise:{p.id}" for p in others if p.id not in ps.allies]
         if ps.servant.rank_of("clairvoyance"):
             opts += [f"snipe:{p.id}" for p in others if p.id not in ps.allies]
         opts += [f"contact:{p.id}" for p in others] + ["contact:random", "other"]
@@ -354,8 +453,8 @@ class War:
 
     def actions(self):
         alive = self.alive()
-        answers = yield {ps.seat: Decision("action", tuple(self.action_options(ps)),
-                                           {"pair": ps.id}) for ps in alive}
+        answers = yield from self.decide({ps.seat: Decision("action", tuple(self.action_options(ps)),
+                                                            {"pair": ps.id}) for ps in alive})
         for ps in alive:
             if not ps.alive:
                 self.ev("act_skip", who=ps.label)
@@ -409,9 +508,9 @@ class War:
             self.ev("act_rest", me, who=ps.label, amount=amount, **parts)
         elif kind in ("soul", "soul_full"):
             yield from self.soul_eating(ps, full=(kind == "soul_full"))
-        elif kind in ("attack", "snipe"):
+        elif kind in ("attack", "snipe", "surprise"):
             self.ev("act_" + kind, who=ps.label, target=target.label)
-            yield from self.fight(ps, target, snipe=(kind == "snipe"))
+            yield from self.fight(ps, target, snipe=kind == "snipe", surprise=kind == "surprise")
         elif kind == "contact":
             if arg == "random":
                 cands = [p for p in self.alive() if p is not ps]
@@ -437,8 +536,9 @@ class War:
         if detected:
             self.ev("soul_detected", who=ps.label)
             others = [p for p in self.alive() if self.enemies(p, ps)]
-            answers = (yield {p.seat: Decision("intervene", ("intervene", "ignore"),
-                                               {"target": ps.id}) for p in others}) if others else {}
+            answers = (yield from self.decide({p.seat: Decision("intervene", ("intervene", "ignore"),
+                                                                {"target": ps.id}) for p in others})) \
+                if others else {}
             for p in others:
                 if answers[p.seat] != "intervene" or not p.alive or not ps.alive:
                     continue
@@ -457,19 +557,29 @@ class War:
         self.ev("soul_ok", None if detected else me, before=before, after=ps.mana)
 
     # 3. コミュ
+    def comm_decision(self, ps: PairState, alive: list[PairState]) -> Decision:
+        opts = ["pass"] + [f"offer:{p.id}" for p in alive if p is not ps and p.id not in ps.allies]
+        if ps.seals > 0:
+            opts.append("order")
+            opts += [f"give:{p.id}" for p in alive if p is not ps]
+        # 「マスター側から供給を切らない限り」: a master without 令呪 may cut its supply [R-21]
+        if ps.supply and ps.seals == 0:
+            opts.append("cut_supply")
+        if not ps.supply:
+            opts.append("resume_supply")
+        return Decision("comm", tuple(opts), {"pair": ps.id})
+
     def comm(self):
         alive = self.alive()
-        asks = {}
-        for ps in alive:
-            opts = ["pass"] + [f"offer:{p.id}" for p in alive if p is not ps and p.id not in ps.allies]
-            if ps.seals > 0:
-                opts.append("order")
-                opts += [f"give:{p.id}" for p in alive if p is not ps]
-            asks[ps.seat] = Decision("comm", tuple(opts), {"pair": ps.id})
-        answers = yield asks
+        answers = yield from self.decide({ps.seat: self.comm_decision(ps, alive) for ps in alive},
+                                         again=lambda seat: self.comm_decision(self.pairs[seat], alive))
         for ps in alive:
             choice = answers[ps.seat]
-            if choice == "order":
+            if choice in ("cut_supply", "resume_supply"):
+                ps.supply = choice == "resume_supply"
+                self.ev("supply_resume" if ps.supply else "supply_cut", (ps.seat,), who=ps.label,
+                        master=ps.master.name)
+            elif choice == "order":
                 ps.seals -= 1
                 self.ev("order", who=ps.label, seals=ps.seals)
             elif choice.startswith("give:"):
@@ -477,7 +587,7 @@ class War:
                 target = self.by_id[choice[5:]]
                 if not target.alive or ps.seals == 0:
                     continue
-                reply = yield from ask(target.seat, "seal_gift", ["accept", "refuse"], giver=ps.id)
+                reply = yield from self.ask(target.seat, "seal_gift", ["accept", "refuse"], giver=ps.id)
                 full = target.seals >= self.rules.seals["count"]
                 moved = reply == "accept" and not full
                 if moved:
@@ -489,7 +599,7 @@ class War:
                 target = self.by_id[choice[6:]]
                 if not target.alive or target.id in ps.allies:
                     continue
-                reply = yield from ask(target.seat, "alliance", ["accept", "refuse"], offer=ps.id)
+                reply = yield from self.ask(target.seat, "alliance", ["accept", "refuse"], offer=ps.id)
                 if reply == "accept":
                     ps.allies.add(target.id)
                     target.allies.add(ps.id)
@@ -506,7 +616,9 @@ class War:
                 self.ev("mana_rest", (ps.seat,), who=ps.label, before=before, amount=amount, after=ps.mana,
                         max=ps.max_mana(r), penalty=r.shortage_penalty(ps.mana))
             else:
-                magic = ps.master.stats["mgi"]
+                magic = ps.master.stats["mgi"] if ps.supply else 0
+                if not ps.supply:
+                    self.ev("no_supply", (ps.seat,), who=ps.label, master=ps.master.name)
                 ps.gain(magic, r)
                 cost = 0
                 if ps.seals == 0:
@@ -516,22 +628,21 @@ class War:
                         after=ps.mana, max=ps.max_mana(r), penalty=r.shortage_penalty(ps.mana))
             while True:
                 items = [i for i in self.set_items(ps) if i.kind == "mana" and ps.item_count(i.id)]
-                # a 令呪 for +100 mana is offered here when the servant is short (below 0)
-                can_seal = ps.seals > 0 and ps.mana < 0
-                if not items and not can_seal:
+                # asked when the servant is short (below 0) or holds a mana item; a 令呪 for
+                # +100 is offered whenever it is below the maximum
+                can_seal = self.can_seal_mana(ps)
+                if not items and not (can_seal and ps.mana < 0):
                     break
                 if ps.mana >= ps.max_mana(r):
                     break
                 opts = ["done"] + (["seal"] if can_seal else []) + [f"item:{i.id}" for i in items]
-                choice = yield from ask(ps.seat, "mana", opts, mana=ps.mana,
-                                        max=ps.max_mana(r), vanish_at=r.mana["vanish_at"])
+                choice = yield from self.ask(ps.seat, "mana", opts, mana=ps.mana,
+                                             max=ps.max_mana(r), vanish_at=r.mana["vanish_at"])
                 if choice == "done":
                     break
                 before = ps.mana
                 if choice == "seal":
-                    ps.seals -= 1
-                    ps.gain(r.seals["mana"], r)
-                    self.ev("mana_seal", (ps.seat,), who=ps.label, before=before, after=ps.mana, seals=ps.seals)
+                    self.seal_mana(ps)
                 else:
                     item = r.items[choice[5:]]
                     ps.use_item(item.id)
