@@ -203,10 +203,10 @@ def war_save(path: str | Path, lang: str = "en") -> dict[str, Any]:
 
 
 def war_log(path: str | Path):
-    """``war verify LOG``: the dice lines of a published log checked."""
-    from fuyuki.core.dice import verify_lines
+    """``war verify LOG``: a published log checked and replayed (:mod:`fuyuki.rpg.war_log`)."""
+    from fuyuki.rpg.war_log import verify
 
-    return verify_lines(read_text(path).splitlines())
+    return verify(read_text(path))
 
 
 #: every kind of file, by name: what the fuzz test feeds

@@ -8,7 +8,7 @@ from typing import Any, Optional
 
 import typer
 
-from fuyuki.cli.files import fail, roster as roster_file, rpg_sheet, war_save
+from fuyuki.cli.files import fail, roster as roster_file, rpg_sheet, war_log, war_save
 from fuyuki.core.dice import derive_secret, fresh_secret
 from fuyuki.core.load import read_text
 from fuyuki.core.errors import DataError, FuyukiError
@@ -198,11 +198,10 @@ def verify_cmd(
     be read or replayed by this version (another format, other rules); 3 when nothing
     mismatches but something is not published yet (a turn's secret, the war's record)."""
     from fuyuki.rpg.text import t
-    from fuyuki.rpg.war_log import verify
 
     lang = _lang(lang)
     try:
-        report = verify(read_text(log))
+        report = war_log(log)
     except FuyukiError as exc:
         fail(exc, lang)
     for p in report.problems:
