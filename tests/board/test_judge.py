@@ -51,6 +51,17 @@ def test_rule_defence_order_scenario_asks_the_sooner_camp_first() -> None:
 
 
 # ------------------------------------------------------------------ set-up: impossible states
+def test_setup_error_reasons_exist_in_ja_and_en() -> None:
+    from fuyuki.board.setup import register_reasons
+    from fuyuki.core import i18n
+
+    register_reasons()
+    ja = {k for k in i18n.keys("ja") if k.startswith("load.reason.board_")}
+    en = {k for k in i18n.keys("en") if k.startswith("load.reason.board_")}
+    assert ja and ja == en
+
+
+
 @pytest.mark.parametrize("setup,key", [
     ({"chars": {"shinji": {"dead": True}}}, "chars.shinji.dead"),
     ({"chars": {"saber": {"hp": 40}}}, "chars.saber.hp"),

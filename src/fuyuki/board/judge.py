@@ -138,7 +138,8 @@ def _relocate(exc: DataError, path: str) -> ScenarioError:
     elif exc.file == "dice":
         key = f'dice."{key}"'
     elif exc.file.startswith("config"):
-        key = (exc.file.removeprefix("config").lstrip(".") + key) or "camps"
+        key = exc.file.removeprefix("config").lstrip(".") + key
+        key = "camps" if key in ("", "players") else key     # players = len(camps)
     else:
         key = f"{exc.file}: {key}"
     return ScenarioError(path, key, exc.reason, exc.code, **exc.params)
