@@ -15,11 +15,12 @@ file is ``setup`` (:func:`fuyuki.board.game.replay` and the judge say where the 
   ``clear_deck`` (the deck holds only ``deck``), ``start_hand`` (cards drawn by a camp whose
   ``hand`` is not given).
 
-Refused: HP above the maximum, a living character at 0 HP or less, a dead master whose servant
-stays contracted, a servant away from its camp while its master lives, fewer than two camps in
-play, 単独行動 without the skill, 山門 away from its area, more plotted cards than CH, a card
-in two places (more copies than the deck holds), cards or a 陣地 for a camp that is out, two
-completed 陣地 in one area, a turn order the rules do not give.
+Refused: HP above the maximum, a living character at 0 HP or less, a dead character with
+十二の試練 left, a dead master whose servant stays contracted, a servant away from its camp while
+its master lives, fewer than two camps in play, 単独行動 without the skill, 山門 away from its
+area, more plotted cards than CH, a card in two places (more copies than the deck holds), cards
+or a 陣地 for a camp that is out, two completed 陣地 in one area, a turn order the rules do not
+give.
 """
 
 from __future__ import annotations
@@ -150,6 +151,10 @@ def _chars(g: "Game", chars_t: Table, area: Any) -> dict[str, tuple[int | None, 
             ch.hp = min(ch.hp, 0)
         if t.has("revives"):
             ch.revives = t.int("revives", lo=0, hi=ch.skill("revive"))
+        if dead and ch.revives:
+            raise t.fail("revives" if t.has("revives") else "dead",
+                         f"a character with 十二の試練 left ({ch.revives}) comes back instead of "
+                         "dying (revives = 0)", "board_dead_revives", left=ch.revives)
         home = ch.pos
         if t.has("pos"):
             ch.pos = area(t, "pos")
