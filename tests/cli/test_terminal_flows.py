@@ -341,10 +341,11 @@ def test_war_verify_exit_codes_match_its_help(tmp_path: Path) -> None:
     bad.write_text(text.replace(roll.group(0), roll.group(0)[:-len(roll.group(3))] + other, 1))
     assert runner.invoke(app, ["war", "verify", str(bad)]).exit_code == 1
     assert runner.invoke(app, ["war", "verify", str(tmp_path / "none.log")]).exit_code == 2
-    helptext = runner.invoke(app, ["war", "verify", "--help"]).output
-    for code in ("0", "1", "2", "3"):
-        assert re.search(rf"\b{code}\b", helptext)
-    assert "unverifiable" in helptext
+    for lang in ("ja", "en"):
+        helptext = runner.invoke(app, ["war", "verify", "--help", "--lang", lang]).output
+        for code in ("0", "1", "2", "3"):
+            assert re.search(rf"\b{code}\b", helptext), (lang, code)
+    assert "検証不能" in runner.invoke(app, ["war", "verify", "--help"]).output
 
 
 def test_the_terminals_own_words_exist_in_both_languages() -> None:

@@ -49,9 +49,14 @@ def end_of_input(console: Console, lang: str) -> None:
     raise typer.Exit(EXIT_EOF)
 
 
-def interrupted(console: Console, lang: str) -> None:
-    """End the command after Ctrl-C (exit status 130)."""
+def interrupted(console: Console, lang: str, seed: int | None = None) -> None:
+    """End the command after Ctrl-C (exit status 130), saying how the game goes on where it
+    can (:mod:`fuyuki.cli.resume`; ``seed``: the game's, when the command line gave none)."""
+    from fuyuki.cli.resume import hint
+
     console.print(f"\n{t(lang, 'prompt.interrupted')}")
+    for line in hint(lang, seed):     # (a command stays on one line, to be copied whole)
+        console.print(line, markup=False, highlight=False, soft_wrap=True)
     raise typer.Exit(EXIT_INTERRUPTED)
 
 
