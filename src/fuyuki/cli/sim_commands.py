@@ -55,24 +55,29 @@ def simulate(
     from rich.console import Console
 
     from fuyuki.cli.files import fail
-    from fuyuki.core.errors import FuyukiError
-    from fuyuki.core.load import check_output_dir
+    from fuyuki.cli.outputs import writable_dir
+    from fuyuki.core.errors import DataError, FuyukiError
     from fuyuki.sim.config import SimConfig, parse_bots, parse_compare, parse_fix
     from fuyuki.sim.text import t
 
     err = Console(stderr=True)
-    if lang not in ("ja", "en"):
-        err.print("--lang: ja | en")
-        raise typer.Exit(2)
+    lang = lang if lang in ("ja", "en") else "ja"      # (main refuses another --lang)
     try:
+        if games < 1:
+            raise DataError("--games", "games", f"must be at least 1, not {games}", "low",
+                            lo=1, got=games)
         if out:
-            check_output_dir(out, "--out")
+            writable_dir(out, "--out")    # before any game: a study is never lost at the end
         cfg = SimConfig(games=games, players=players, edition=edition, mode=mode,
                         options=tuple(option), cards=str(cards) if cards else None,
                         bots=parse_bots(bots, players), seed=seed, fixed=parse_fix(fix),
                         assign=assign, seconds_per_round=seconds_per_round,
                         gap_games=max(0, games // 10 if gap_games < 0 else gap_games),
                         bot_iterations=bot_iterations)
+        if players not in cfg.rules().players:
+            allowed = " | ".join(map(str, cfg.rules().players))
+            raise DataError("--players", "players", f"must be one of {allowed}, not {players}",
+                            "choice", allowed=allowed, got=players)
         other = parse_compare(compare, cfg) if compare else None
         report = _run(cfg, workers or (os.cpu_count() or 1), ray, other, progress, err, lang)
     except FuyukiError as exc:

@@ -12,7 +12,10 @@ Counting conventions (also in docs/simulator.md):
   right after — the servant she is dark with (a darkness from the start, in the hf mode, is
   not counted here: there every 桜 is dark from her first round);
 - rows whose Wilson 95 % interval lies wholly above (below) the fair share are flagged
-  ``high`` (``low``).
+  ``high`` (``low``);
+- every master and servant of the card set has a row or a line in ``absent`` saying why it
+  has none: ``not_in_rules`` (the edition or mode leaves it out), ``not_drafted`` (no bot
+  kept it in a draft), ``not_dealt`` (the random deal never gave it).
 """
 
 from __future__ import annotations
@@ -74,6 +77,8 @@ def build_report(cfg: SimConfig, counts: Tally, gap_games: list[dict]) -> dict[s
     players = by_id(rate_rows(t["by_player"], share, lambda k: cfg.bots[k]))
     bots = by_rate(rate_rows(t["by_bot"], share))
     dark = by_rate(rate_rows(t["dark_with"], share, sname))
+    absent = {"masters": absent_cards(cs.masters, rules.masters, masters, rules.deal),
+              "servants": absent_cards(cs.servants, rules.servants, servants, rules.deal)}
     reveal = by_id(rate_rows(t["reveal"], share))
     for r in reveal:
         if r["id"] == NEVER:
@@ -117,6 +122,7 @@ def build_report(cfg: SimConfig, counts: Tally, gap_games: list[dict]) -> dict[s
         "reasons": dict(sorted(counts.reasons.items())),
         "masters": masters,
         "servants": servants,
+        "absent": absent,
         "pairs": pairs,
         "offsets": offsets,
         "by_player": players,
@@ -128,6 +134,17 @@ def build_report(cfg: SimConfig, counts: Tally, gap_games: list[dict]) -> dict[s
         "abilities": ability_rows,
         "hidden": {"reveal": reveal, "gap": hidden_gap(gap_games)},
     }
+
+
+def absent_cards(cards: dict[str, Any], in_rules: Any, rows: list[dict[str, Any]],
+                 deal: str) -> list[dict[str, str]]:
+    """The cards of ``cards`` without a row in ``rows``, each with why: ``not_in_rules`` (not
+    among ``in_rules``, the edition's and mode's), else ``not_drafted`` / ``not_dealt``."""
+    seen = {r["id"] for r in rows}
+    kept = set(in_rules)
+    never = "not_drafted" if deal == "draft" else "not_dealt"
+    return [{"id": c, "name": card.name["ja"], "why": never if c in kept else "not_in_rules"}
+            for c, card in cards.items() if c not in seen]
 
 
 def hidden_gap(gap_games: list[dict]) -> dict[str, Any] | None:

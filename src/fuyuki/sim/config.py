@@ -38,23 +38,28 @@ class SimConfig:
 
     def __post_init__(self) -> None:
         if self.games < 0:
-            raise DataError("--games", "games", "must be 0 or more")
+            raise DataError("--games", "games", f"must be 0 or more, not {self.games}", "low",
+                            lo=0, got=self.games)
         if len(self.bots) == 1 and self.players > 1:
             object.__setattr__(self, "bots", self.bots * self.players)
         if len(self.bots) != self.players:
             raise DataError("--bots", "bots", f"give one bot or one per player "
-                            f"({self.players}), not {len(self.bots)}")
+                            f"({self.players}), not {len(self.bots)}", "per_player",
+                            players=self.players, got=len(self.bots))
         for i, b in enumerate(self.bots):
             if b not in BOTS:
-                raise DataError("--bots", f"bots[{i}]", f"unknown bot {b!r} (known: {list(BOTS)})")
+                raise DataError("--bots", f"bots[{i}]", f"unknown bot {b!r} (known: {list(BOTS)})",
+                                "choice", allowed=" | ".join(BOTS), got=repr(b))
         if self.assign not in (None, "draft", "random"):
-            raise DataError("--assign", "assign", f"must be draft or random, not {self.assign!r}")
+            raise DataError("--assign", "assign", f"must be draft or random, not {self.assign!r}",
+                            "choice", allowed="draft | random", got=repr(self.assign))
         for k, _, _ in self.fixed:
             if not 0 <= k < self.players:
                 raise DataError("--fix", f"fix[{k}]", f"no player {k} in a {self.players}-player "
-                                "simulation")
+                                "simulation", "between", lo=0, hi=self.players - 1, got=k)
         if self.seconds_per_round <= 0:
-            raise DataError("--seconds-per-round", "seconds_per_round", "must be positive")
+            raise DataError("--seconds-per-round", "seconds_per_round", "must be positive",
+                            "positive", got=self.seconds_per_round)
 
     # ------------------------------------------------------------------ derived
     def rules(self):
@@ -88,7 +93,7 @@ def parse_bots(text: str, players: int) -> tuple[str, ...]:
     """``random`` / ``heuristic`` / ``hard`` for everyone, or a comma list, one per player."""
     names = tuple(x.strip() for x in text.split(",") if x.strip())
     if not names:
-        raise DataError("--bots", "bots", "empty")
+        raise DataError("--bots", "bots", "empty", "missing")
     return names if len(names) > 1 else names * players
 
 
@@ -100,11 +105,12 @@ def parse_fix(values: list[str]) -> tuple[tuple[int, str, str], ...]:
         master, plus, servant = pair.partition("+")
         if not sep or not plus or not seat.strip().isdigit() or not master or not servant:
             raise DataError("--fix", f"fix[{i}]", f"{text!r} is not SEAT=MASTER+SERVANT "
-                            "(e.g. 0=sakura+gilgamesh)")
+                            "(e.g. 0=sakura+gilgamesh)", "format",
+                            want="SEAT=MASTER+SERVANT (0=sakura+gilgamesh)", got=repr(text))
         out.append((int(seat), master.strip(), servant.strip()))
     seats = [k for k, _, _ in out]
     if len(set(seats)) != len(seats):
-        raise DataError("--fix", "fix", "a player is fixed twice")
+        raise DataError("--fix", "fix", "a player is fixed twice", "fixed_twice")
     return tuple(out)
 
 
@@ -120,13 +126,14 @@ def parse_compare(value: str, base: SimConfig) -> tuple[SimConfig, str]:
         key, val = key.strip(), val.strip()
         if not sep or key not in ("edition", "mode", "option", "cards"):
             raise DataError("--compare", f"compare[{i}]", f"{value!r}: not a card file and not "
-                            "edition=E,mode=M,option=O,cards=FILE")
+                            "edition=E,mode=M,option=O,cards=FILE", "format",
+                            want="edition=E,mode=M,option=O,cards=FILE", got=repr(value))
         if key == "option":
             options.append(val)
         else:
             changes[key] = None if key == "mode" and val == "standard" else val
     if not changes and not options:
-        raise DataError("--compare", "compare", f"{value!r}: no such card file")
+        raise DataError(value, "--compare", "no such file", "no_file")
     if options:
         changes["options"] = tuple(options)
     return replace(base, **changes), value

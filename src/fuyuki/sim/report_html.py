@@ -120,11 +120,16 @@ def _table(headers: list[str], rows: list[list[Any]], classes: list[str] | None 
     return "\n".join(out)
 
 
-def _rate_table(lang: str, rows: list[dict], first: str, label=None) -> str:
+def _rate_table(lang: str, rows: list[dict], first: str, label=None,
+                absent: list[dict] | None = None) -> str:
+    """A table of rate rows; ``absent``: cards without games, each a row saying why (those
+    the rules leave out are said under the table)."""
     heads = [first] + [t(lang, f"col.{c}") for c in ("games", "wins", "rate", "interval", "flag")]
     body = [[label(r) if label else r.get("name", r["id"]), r["games"], r["wins"], pct(r["rate"]),
              interval(r), flag(lang, r["flag"])] for r in rows]
-    return _table(heads, body, [r["flag"] for r in rows])
+    missing = [c for c in absent or [] if c["why"] != "not_in_rules"]
+    body += [[c["name"], 0, 0, "—", "—", t(lang, f"absent.{c['why']}")] for c in missing]
+    return _table(heads, body, [r["flag"] for r in rows] + [""] * len(missing))
 
 
 def _img(b64: str, alt: str) -> str:
@@ -160,7 +165,12 @@ def render_html(report: dict[str, Any], lang: str = "ja",
         h.append(f"<h2>{esc(title)}</h2>")
         if report[section]:
             h.append(_plot(section, rate_plot(report[section], share, title, lang), title))
-        h.append(_rate_table(lang, report[section], card))
+        h.append(_rate_table(lang, report[section], card,
+                             absent=report.get("absent", {}).get(section, [])))
+        left_out = [c["name"] for c in report.get("absent", {}).get(section, [])
+                    if c["why"] == "not_in_rules"]
+        if left_out:
+            h.append(f"<p>{esc(t(lang, 'absent.not_in_rules', cards=', '.join(left_out)))}</p>")
     h.append(f"<h2>{esc(t(lang, 'section.pairs'))}</h2>")
     if report["pairs"]:
         h.append(_plot("pairs", pair_heatmap(report, lang), t(lang, "section.pairs")))

@@ -61,8 +61,18 @@ def render(report: dict[str, Any], console: Console, lang: str = "ja", pairs: in
         console.print(t(lang, "fixed", pairs=", ".join(
             f"{f['player']}={f['master']}+{f['servant']}" for f in cfg["fixed"])), markup=False)
     console.print(t(lang, "fair_share_help"))
-    console.print(rate_table(lang, t(lang, "section.masters"), report["masters"], t(lang, "col.card")))
-    console.print(rate_table(lang, t(lang, "section.servants"), report["servants"], t(lang, "col.card")))
+    for section in ("masters", "servants"):
+        absent = report.get("absent", {}).get(section, [])
+        tab = rate_table(lang, t(lang, f"section.{section}"), report[section], t(lang, "col.card"))
+        for card in absent:
+            if card["why"] != "not_in_rules":
+                tab.add_row(Text(card["name"]), "0", "0", "—", "—", t(lang, f"absent.{card['why']}"),
+                            style="dim")
+        console.print(tab)
+        left_out = [card["name"] for card in absent if card["why"] == "not_in_rules"]
+        if left_out:
+            console.print(t(lang, "absent.not_in_rules", cards="、".join(left_out) if lang == "ja"
+                            else ", ".join(left_out)), markup=False)
     console.print(rate_table(lang, t(lang, "section.pairs_flagged"),
                              pick_pairs(report["pairs"], pairs), t(lang, "col.card")))
     if report.get("dark_with"):

@@ -162,8 +162,9 @@ def ray_session(address: str | None, workers: int) -> Iterator[Any]:
     try:
         import ray
     except ImportError:
-        from fuyuki.core.errors import FuyukiError
-        raise FuyukiError("--ray needs the ray package: pip install 'fuyuki[cluster]'") from None
+        from fuyuki.core.errors import DataError
+        raise DataError("--ray", "ray", "needs the ray package: pip install 'fuyuki[cluster]'",
+                        "needs_package", package="fuyuki[cluster]") from None
     if address == "local":
         # a private instance on this machine: no token, and a short socket path
         os.environ.setdefault("RAY_AUTH_MODE", "disabled")
@@ -172,10 +173,15 @@ def ray_session(address: str | None, workers: int) -> Iterator[Any]:
     if not ray.is_initialized():
         kwargs: dict[str, Any] = dict(include_dashboard=False, log_to_driver=False,
                                       configure_logging=False)
-        if address == "local":
-            ray.init(num_cpus=max(1, workers), **kwargs)
-        else:
-            ray.init(address=address, **kwargs)
+        try:
+            if address == "local":
+                ray.init(num_cpus=max(1, workers), **kwargs)
+            else:
+                ray.init(address=address, **kwargs)
+        except (ValueError, ConnectionError, RuntimeError) as exc:
+            from fuyuki.core.errors import DataError
+            raise DataError("--ray", "ray", f"cannot connect to {address!r}: {exc}",
+                            "ray_connect", address=address, detail=str(exc)) from None
         started = True
     try:
         yield ray
