@@ -220,6 +220,44 @@ def test_war_verify_exits_1_naming_the_line_and_2_for_an_old_format(logs, tmp_pa
     assert res.exit_code == 2 and "形式1" in res.output
 
 
+def _with_record(text, record):
+    """The log with another record, its hash recomputed (what a forger can always do)."""
+    import base64
+    import hashlib
+    lines = [x for x in text.split("\n") if not x.startswith("#WAR RECORD ")]
+    end = _find(lines, r"^#DICE END ")
+    b64 = base64.b64encode(record).decode()
+    p = lines[end].split(" ")
+    lines[end] = " ".join(p[:4] + [hashlib.sha256(record).hexdigest()])
+    return "\n".join(lines[:end] + [f"#WAR RECORD {b64[i:i + 96]}" for i in range(0, len(b64), 96)]
+                     + lines[end:])
+
+
+def test_a_changed_decision_in_the_record_is_found_by_the_replay(logs):
+    from fuyuki.core.dice import verify_text
+
+    text = logs["5"]
+    record = json.loads(verify_text(text).record)
+    subs = record["submissions"]
+    k = next(i for i, (s, c) in enumerate(subs) if isinstance(c, str)
+             and c.startswith(("info:", "craft:", "attack:", "soul", "contact:", "other")))
+    subs[k][1] = "rest"                          # a pair's action rewritten after the fact
+    forged = _with_record(text, json.dumps(record).encode())
+    rep = verify(forged)
+    assert rep.problems[0].code == "replay"          # the first line the decision changes
+
+
+@pytest.mark.parametrize("record", [b"[" * 5000 + b"]" * 5000, b'{"v": 2}', b'"x"', b"\xff",
+                                    b'{"v": 2, "kind": "war", "lang": "xx", "turns": 3, '
+                                    b'"submissions": [[99, {"a": 1}]]}'])
+def test_a_hostile_record_ends_in_one_line_not_a_traceback(logs, tmp_path, record):
+    p = tmp_path / "h.log"
+    p.write_text(_with_record(logs["5"], record), "utf-8")
+    res = CliRunner().invoke(app, ["war", "verify", str(p), "--lang", "en"])
+    assert res.exit_code == 1 and res.exception is None or isinstance(res.exception, SystemExit)
+    assert res.exit_code == 1 and "Traceback" not in res.output and res.output.startswith("line ")
+
+
 #: forgeries that only the replay of the record finds (every value recomputed): the page's
 #: dice check cannot see them and says so (docs/rpg.md)
 REPLAY_ONLY = {"relabelled_roll_recomputed", "dummy_roll_inserted_recomputed",
@@ -245,3 +283,66 @@ def test_the_pages_check_agrees_with_war_verify(logs):
             assert not py.problems, name
         else:
             assert py.problems[0].line == line, name
+
+
+def _hosted_log():
+    """A hosted war: two player pages contribute (one fails to reveal in turn 2), a 安価 pair
+    the readers answer for, GM narration."""
+    import hashlib
+    import os
+
+    from fuyuki.rpg.agents.simple import SimpleAgent
+    from fuyuki.rpg.hosted import READERS, HostedWar
+    from fuyuki.rpg.roster import load_roster
+    from fuyuki.rpg.rules import default_rules
+
+    rules = default_rules()
+    w = HostedWar(load_roster(None, rules), rules, "ab" * 32, max_turns=2, players=[0, 3],
+                  anka=[5])
+    bots = {i: SimpleAgent(1, i) for i in range(w.gm)}
+    asked = False
+    w.submit(w.gm, {"gm": "narrate", "text": "夜の冬木。"})
+    while not w.over:
+        if w.held:
+            t = w.war.turn + 1
+            rs = {s: os.urandom(32) for s in (0, 3)}
+            for s, r in rs.items():
+                w.submit(s, {"dice": "commit", "turn": t, "c": hashlib.sha256(r).hexdigest()})
+            w.submit(w.gm, {"gm": "next"})
+            w.submit(0, {"dice": "reveal", "turn": t, "r": rs[0].hex()})
+            if t == 1:
+                w.submit(3, {"dice": "reveal", "turn": t, "r": rs[3].hex()})
+            else:
+                w.submit(w.gm, {"gm": "next"})         # seat 3 never reveals: dropped
+            continue
+        s, d = next((s, d) for s, d in w.war.pending().items() if s != w.gm)
+        if s in w.anka:
+            if not asked and len(d.options) > 1:
+                w.submit(w.gm, {"gm": "ask", "seat": s, "options": list(d.options[:2]),
+                                "mode": "count", "n": 1})
+                w.submit(READERS, {"q": 1, "option": d.options[1], "name": "名無し", "text": "行け"})
+                asked = True
+            else:
+                w.submit(w.gm, {"gm": "decide", "seat": s, "option": d.options[0]})
+        else:
+            w.submit(s, bots[s].choose(w.view(s), d))
+    return w
+
+
+def test_a_hosted_war_with_player_contributions_replays_and_its_edits_are_found():
+    w = _hosted_log()
+    for lang in ("ja", "en"):
+        assert verify(w.public_log(lang)).ok, lang
+    lines = w.public_log("ja").split("\n")
+    assert any(x.startswith("#DICE OPEN t2 red-rider -") for x in lines)      # the dropped one
+    # a reader's answer is generated from the record: an edit is named
+    a = _find(lines, r"^＞＞安価1-1 ")
+    x = list(lines)
+    x[a] = x[a].replace("行け", "逃げろ")
+    rep = verify("\n".join(x))
+    assert (rep.problems[0].code, rep.problems[0].line) == ("replay", a + 1)
+    # the GM's narration is free text
+    n = _find(lines, r"^【GM】")
+    x = list(lines)
+    x[n] = "【GM】雨の冬木。"
+    assert verify("\n".join(x)).ok

@@ -142,7 +142,20 @@ class PublishedDice:
                         parties=parties, war_id=self.war_id)
 
 
-def _expected(record: dict[str, Any], report: Verification, first: str) -> list[str]:
+def _submit_all(game: Any, subs: list[tuple[Any, Any]]) -> str | None:
+    """Replay the record's decisions; the first one refused stops it (its reason returned):
+    the log is still compared up to there, so the first line that differs is named."""
+    for seat, choice in subs:
+        try:
+            game.submit(seat, choice)
+        except (FuyukiError, KeyError, TypeError, ValueError, IndexError, AttributeError,
+                RecursionError, AssertionError) as exc:
+            return str(exc)[:200]
+    return None
+
+
+def _expected(record: dict[str, Any], report: Verification,
+              first: str) -> tuple[list[str], str | None]:
     from fuyuki.core.load import parse_toml
     from fuyuki.rpg.roster import load_roster, parse_roster
     from fuyuki.rpg.rules import default_rules
@@ -158,11 +171,10 @@ def _expected(record: dict[str, Any], report: Verification, first: str) -> list[
         from fuyuki.rpg.hosted import HostedWar
         war = HostedWar(roster, rules, "", max_turns=record["turns"], anka=record["anka"],
                         players=record.get("players", []), dice=dice, roster_text=roster_text)
-        for seat, choice in subs:
-            war.submit(seat, choice)
+        error = _submit_all(war, subs)
         # the hosted war publishes both languages: the log is the one whose first line it has
         logs = [war.public_log(lang).split("\n") for lang in ("ja", "en")]
-        return next((x for x in logs if x and x[0] == first), logs[0])
+        return next((x for x in logs if x and x[0] == first), logs[0]), error
     lang = record["lang"]
     if record["kind"] == "battle":
         from fuyuki.rpg.battle_game import BattleGame
@@ -172,19 +184,17 @@ def _expected(record: dict[str, Any], report: Verification, first: str) -> list[
         game = BattleGame(rules, ([a], [b]), lambda: d, attacker=record["attacker"],
                           surprise=record["surprise"], snipe=record["snipe"],
                           lineups=tuple(record["lineups"]), label="t1/b1")
-        for seat, choice in subs:
-            game.submit(seat, choice)
+        error = _submit_all(game, subs)
         return battle_log(Renderer(lang, brief=record["brief"], dice=True), dice, d,
-                          game.events, record)
+                          game.events, record if game.over else None), error
     from fuyuki.rpg.war import War
     w = War(roster, rules, "", max_turns=record["turns"], dice=dice)
-    for seat, choice in subs:
-        w.submit(seat, choice)
+    error = _submit_all(w, subs)
     r = Renderer(lang, brief=record.get("brief", False), dice=True)
     head = r.lines([head_event(dice)])
     turns, seal = last_seal(w.events)
     end = r.lines([end_event(record, turns, seal)]) if w.over else []
-    return head + cli_lines(r, w.events, record.get("notes", []), lang) + end
+    return head + cli_lines(r, w.events, record.get("notes", []), lang) + end, error
 
 
 def _content(lines: list[str]) -> list[tuple[int, str]]:
@@ -206,9 +216,10 @@ def verify(text: str) -> Verification:
         return report
     try:
         record = json.loads(report.record.decode("utf-8"))
-        if not isinstance(record, dict) or record.get("v") != 2:
+        if not isinstance(record, dict) or record.get("v") != 2 \
+                or not isinstance(record.get("roster"), (str, type(None))):
             raise ValueError("record")
-    except ValueError:
+    except (ValueError, RecursionError):
         report.problems.append(Problem("record", len(lines), {}))
         return report
     assert report.head is not None
@@ -220,18 +231,23 @@ def verify(text: str) -> Verification:
         return report
     try:
         actual = _content(lines)
-        expected = _content(_expected(record, report, actual[0][1] if actual else ""))
-    except (FuyukiError, KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+        made, error = _expected(record, report, actual[0][1] if actual else "")
+        expected = _content(made)
+    except (FuyukiError, KeyError, TypeError, ValueError, IndexError, AttributeError,
+            RecursionError, AssertionError) as exc:
         report.problems.append(Problem("replay_failed", len(lines), {"error": str(exc)[:200]}))
         return report
     for k, (n, line) in enumerate(actual):
         if k >= len(expected):
-            report.problems.append(Problem("replay_extra", n, {}))
+            report.problems.append(Problem("replay_extra", n, {}) if error is None else
+                                   Problem("replay_failed", n, {"error": error}))
             return report
         if line != expected[k][1]:
             report.problems.append(Problem("replay", n, {"expected": expected[k][1]}))
             return report
-    if len(expected) > len(actual):
+    if error is not None:
+        report.problems.append(Problem("replay_failed", len(lines), {"error": error}))
+    elif len(expected) > len(actual):
         report.problems.append(Problem("replay_missing", len(lines),
                                        {"expected": expected[len(actual)][1]}))
     return report
