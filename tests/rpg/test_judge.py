@@ -74,13 +74,16 @@ def test_judge_exits_1_naming_each_unmet_expectation(tmp_path):
     path = scenario(tmp_path, edit=lambda t: t.replace("mana = 120,", "mana = 121,"))
     ja = runner.invoke(app, ["judge", path])
     assert ja.exit_code == 1
-    assert "pair.R.mana：結果 120、期待 121" in ja.output
+    assert f"✘ {path}：expect.pair.R.mana：期待 121、結果 120" in ja.output
+    assert "期待と違う点：1件" in ja.output
     en = runner.invoke(app, ["judge", path, "--lang", "en"])
-    assert en.exit_code == 1 and "pair.R.mana: got 120, expected 121" in en.output
+    assert en.exit_code == 1 and f"✘ {path}: expect.pair.R.mana: expected 121, got 120" in en.output
 
 
 @pytest.mark.parametrize("edit,key", [
     (lambda t: t.replace('pins = ', 'colour = "red"\npins = '), "colour"),
+    (lambda t: t.replace('pins = "６．その他"\n', ''), "pins"),
+    (lambda t: t.replace("[choices]", '[dice]\n"t1/act/R" = 0\n\n[choices]'), 'dice."t1/act/R"'),
     (lambda t: t.replace('R = { action = ["other"] }', 'R = { action = ["fly"] }'),
      "choices.R.action[0]"),
     (lambda t: t.replace('R = { action = ["other"] }', 'R = { action = ["other", "rest"] }'),
@@ -151,3 +154,12 @@ def test_a_state_the_rules_cannot_reach_is_refused_naming_the_key(tmp_path, edit
     with pytest.raises(ScenarioError) as info:
         judge(scenario(tmp_path, edit=edit, base=base or "other_action.toml"), "en")
     assert info.value.key == key and reason in info.value.reason, info.value
+
+
+def test_the_war_example_of_docs_judge_md_runs_and_meets_its_expectations(tmp_path):
+    doc = (Path(__file__).parents[2] / "docs" / "judge.md").read_text("utf-8")
+    start = doc.index('game = "war"\nrule')
+    p = tmp_path / "example.toml"
+    p.write_text(doc[start:doc.index("```", start)], "utf-8")
+    judged = judge(p, "ja")
+    assert not judged.failures and judged.result["pairs"]["B"]["seals"] == 2

@@ -30,7 +30,7 @@ from fuyuki.rpg.state import PHASES, Start
 from fuyuki.rpg.text import Renderer, t
 from fuyuki.rpg.war import War
 
-TOP_KEYS = ["game", "title", "pins", "turn", "phase", "battles", "turns", "max_turns", "roster",
+TOP_KEYS = ["game", "rule", "pins", "turn", "phase", "battles", "turns", "max_turns", "roster",
             "faction", "site", "pair", "dice", "choices", "expect"]
 #: the keys of a [[pair]] that are war state, not roster
 STATE_KEYS = ["out", "wins", "losses", "known", "allies", "supply", "charges", "rested"]
@@ -63,8 +63,10 @@ class LabelledDice:
     def __init__(self, table: Table):
         self.table = table
         self.values: dict[str, int] = {}
-        for label in table.data:
-            self.values[label] = table.int(label, lo=1)
+        for label, value in table.data.items():
+            if type(value) is not int or value < 1:
+                raise table.fail(f'"{label}"', f"a die shows a whole number from 1, not {value!r}")
+            self.values[label] = value
         self.used: dict[str, int] = {}          # label rolled -> value
         self.matched: set[str] = set()          # keys of the table that gave a value
         self.commitment, self.secret = "-", b""
@@ -159,8 +161,11 @@ def load(path: str | Path, rules: Rules | None = None) -> tuple[War, Table, Labe
     top.check_keys(TOP_KEYS)
     if top.str("game") != "war":
         raise top.fail("game", "a war scenario says game = \"war\"")
-    top.str("title", "")
-    top.str("pins", "")
+    if not isinstance(top.data.get("rule"), dict):
+        top.str("rule")
+    else:
+        top.text("rule")
+    top.str("pins")
     roster_data: dict[str, Any] = {k: copy.deepcopy(top.data[k])
                                    for k in ("roster", "faction", "site", "pair") if top.has(k)}
     states: dict[str, dict[str, Any]] = {}
@@ -230,10 +235,10 @@ def judge(path: str | Path, lang: str = "ja") -> Judged:
     dice.check_all_used()
     script.check_all_used()
     result = _result(war, dice)
-    failures = _failures(expect, war, result, lang)
+    failures = [t(lang, "judge.failure", file=str(path), what=f)
+                for f in _failures(expect, war, result, lang)]
     log = _explain(war, top, marks, lang, last)
     log.append(t(lang, "judge.failed", n=len(failures)) if failures else t(lang, "judge.met"))
-    log += ["  " + f for f in failures]
     result["log"] = log
     result["failures"] = failures
     return Judged(war, log, result, failures)
@@ -244,11 +249,9 @@ def judge(path: str | Path, lang: str = "ja") -> Judged:
 def _explain(war: War, top: Table, marks: list[tuple[int, int, Decision, Any, bool]], lang: str,
              last: int) -> list[str]:
     out = []
-    title = top.data.get("title")
-    if title:
-        out.append(t(lang, "judge.title", title=title))
-    if top.data.get("pins"):
-        out.append(t(lang, "judge.pins", pins=top.data["pins"]))
+    rule = top.data["rule"]
+    out.append(t(lang, "judge.rule", rule=rule if isinstance(rule, str) else rule[lang]))
+    out.append(t(lang, "judge.pins", pins=top.data["pins"]))
     names: dict[str, str] = {}
     for p in war.pairs:
         names[p.id] = p.label
@@ -398,7 +401,8 @@ def _failures(ex: Table, war: War, result: dict[str, Any], lang: str) -> list[st
 
     def differ(key: str, got: Any, want: Any) -> None:
         if not _same(got, want):
-            out.append(t(lang, "judge.differ", what=key, got=_show(got), want=_show(want)))
+            out.append(t(lang, "judge.differ", what=f"expect.{key}", got=_show(got),
+                         want=_show(want)))
 
     kinds = result["events"]
     if ex.has("events"):
@@ -418,7 +422,7 @@ def _failures(ex: Table, war: War, result: dict[str, Any], lang: str) -> list[st
             differ(f"pair.{pid}.{key}", result["pairs"][pid][key], value)
     for i, want in enumerate(ex.data.get("battle", [])):
         if i >= len(result["battles"]):
-            out.append(t(lang, "judge.no_battle", n=i + 1, fought=len(result["battles"])))
+            out.append(t(lang, "judge.no_battle", i=i, n=i + 1, fought=len(result["battles"])))
             continue
         for key, value in want.items():
             differ(f"battle[{i}].{key}", result["battles"][i][key], value)
@@ -438,7 +442,7 @@ def _failures(ex: Table, war: War, result: dict[str, Any], lang: str) -> list[st
                 pos = j + 1
                 break
         else:
-            out.append(t(lang, "judge.no_match", n=i + 1, kind=want["kind"],
+            out.append(t(lang, "judge.no_match", i=i, kind=want["kind"],
                          fields=", ".join(f"{k}={_show(v)}" for k, v in fields.items())))
     return out
 
