@@ -346,3 +346,16 @@ def test_a_hosted_war_with_player_contributions_replays_and_its_edits_are_found(
     x = list(lines)
     x[n] = "【GM】雨の冬木。"
     assert verify("\n".join(x)).ok
+
+
+def test_a_log_published_mid_war_is_unverifiable_yet_exit_3(logs, tmp_path):
+    lines = logs["5"].split("\n")
+    p = tmp_path / "mid.log"
+    cut = _find(lines, r"^【ダイス公約】ターン3 ")            # two turns revealed, no record yet
+    p.write_text("\n".join(lines[:cut]), "utf-8")
+    res = CliRunner().invoke(app, ["war", "verify", str(p), "--lang", "en"])
+    assert res.exit_code == 3 and "record (#WAR RECORD) is not published yet" in res.output
+    cut = _find(lines, r"^#DICE REVEAL t3 ")               # turn 3's secret not revealed yet
+    p.write_text("\n".join(lines[:cut]), "utf-8")
+    res = CliRunner().invoke(app, ["war", "verify", str(p), "--lang", "en"])
+    assert res.exit_code == 3 and "the secret of t3 was never revealed" in res.output

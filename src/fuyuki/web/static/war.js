@@ -255,7 +255,7 @@ async function runVerify() {
     box.className = "ok";
     box.textContent = t("w_verify_ok", { c: report.commits, r: report.rolls });
   } else if (report.commits) {
-    const open = report.problems.filter(p => p.code === "no_reveal").map(p => p.params.scope);
+    const open = report.pending.map(p => p.params.scope || "record");
     const ok = Object.values(report.marks).filter(x => x === "ok").length;
     box.textContent = t("w_verify_pending", { r: ok, s: open.join(", ") });
   } else {
