@@ -133,4 +133,4 @@ def test_a_command_line_mistake_is_one_line_in_the_users_language(args, ja, en) 
         if lang == "ja":
             assert lines[0].startswith("エラー：") and not english_runs(lines[0], words=2), lines[0]
         else:
-            assert lines[0].startswith("Error: ")
+            assert lines[0].startswith("error: ")
