@@ -30,7 +30,7 @@ def _english_in_the_error(args: list[str]) -> None:
     ["simulate", "--players", "9"], ["simulate", "--bots", "random,heuristic"],
     ["simulate", "--fix", "x"], ["simulate", "--fix", "7=sakura+saber"],
     ["simulate", "--assign", "zz"], ["simulate", "--compare", "zz"],
-    ["simulate", "--seconds-per-round", "0"],
+    ["simulate", "--seconds-per-round", "0"], ["simulate", "--bot-iterations", "0"],
 ], ids=" ".join)
 def test_an_error_in_japanese_mode_has_no_english_sentence(args: list[str]) -> None:
     _english_in_the_error(args)

@@ -57,6 +57,10 @@ class SimConfig:
             if not 0 <= k < self.players:
                 raise DataError("--fix", f"fix[{k}]", f"no player {k} in a {self.players}-player "
                                 "simulation", "between", lo=0, hi=self.players - 1, got=k)
+        if self.bot_iterations is not None and self.bot_iterations < 1:
+            raise DataError("--bot-iterations", "bot_iterations",
+                            f"must be 1 or more, not {self.bot_iterations}", "low", lo=1,
+                            got=self.bot_iterations)
         if self.seconds_per_round <= 0:
             raise DataError("--seconds-per-round", "seconds_per_round", "must be positive",
                             "positive", got=self.seconds_per_round)
