@@ -89,6 +89,8 @@ def localize(root: Any, lang: str) -> None:
                 annotation = getattr(getattr(param, "type_descriptor", None), "annotation", None)
                 base = getattr(annotation, "__args__", (annotation,))[0]
                 param.metavar = METAVARS.get(name, TYPE_METAVARS.get(base, "VALUE"))
+            if param.param_type_name == "option" and param.is_flag and not param.default:
+                param.show_default = False          # off unless given: no "[default: no-auto]"
             if param.param_type_name == "argument":
                 param.metavar = name                # FILE, not "file <path>" nor {FILE}
                 param.display_type_rich = _no_type
