@@ -362,9 +362,10 @@ def _check_expect(ex: Table, war: War) -> None:
                 raise ex.fail(f"{name}[{i}]", f"no event kind {kind!r}")
     if ex.has("reason"):
         ex.str("reason", choices=["faction", "last", "limit", "none"])
-    for name in ("over",):
-        if ex.has(name):
-            ex.bool(name)
+    if ex.has("over"):
+        ex.bool("over")
+    if ex.has("turn"):
+        ex.int("turn", lo=1)
     for pid in ex.list_of("winners", str, []):
         if pid not in war.by_id:
             raise ex.fail("winners", f"no pair {pid!r}")

@@ -56,9 +56,9 @@ class War:
         if start is not None:
             self.battles = start.apply(self.pairs, rules, self.max_turns)
             self.turn, self.first_phase = start.turn - 1, start.phase
-            if self.end_reason():
-                out = next(p for p in reversed(self.pairs) if not p.alive)
-                raise start.fail(start.key("out", out.id), "the war would already be over: "
+            out = [p for p in self.pairs if not p.alive]
+            if out and self.end_reason():
+                raise start.fail(start.key("out", out[-1].id), "the war would already be over: "
                                  "one faction (or one pair, or none) is left")
         self.dice: CommittedDice | None = None
         self.submissions: list[tuple[int, Any]] = []
