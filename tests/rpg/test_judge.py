@@ -163,3 +163,28 @@ def test_the_war_example_of_docs_judge_md_runs_and_meets_its_expectations(tmp_pa
     p.write_text(doc[start:doc.index("```", start)], "utf-8")
     judged = judge(p, "ja")
     assert not judged.failures and judged.result["pairs"]["B"]["seals"] == 2
+
+
+def test_mutated_war_scenarios_give_typed_errors_only(tmp_path):
+    # structural and textual mutations of the scenario files (tests/core/fuzz.py): every one
+    # ends in a result or in one of the project's typed errors, never a traceback
+    import random
+
+    from fuyuki.core.errors import FuyukiError
+    from tests.core.fuzz import mutate_text, structural_toml
+
+    rng = random.Random(46)
+    evil = ["1", "-1", '"x"', "true", "[]", "{}", '[1, "a"]', "1.5", "99999999999999999999",
+            '"t1/*"', '"seal_mana"', "-200", '"vanished"', "1979-05-27"]
+    p = tmp_path / "m.toml"
+    refused = 0
+    for _ in range(300):
+        text = rng.choice(FILES).read_text("utf-8")
+        for _ in range(rng.randint(1, 3)):
+            text = structural_toml(text, rng) if rng.random() < 0.5 else mutate_text(text, rng, evil)
+        p.write_text(text, "utf-8", errors="surrogateescape")
+        try:
+            judge(p, rng.choice(["ja", "en"]))
+        except FuyukiError:
+            refused += 1
+    assert 0 < refused < 300

@@ -451,4 +451,4 @@ def _failures(ex: Table, war: War, result: dict[str, Any], lang: str) -> list[st
 def _show(value: Any) -> str:
     import json
 
-    return json.dumps(value, ensure_ascii=False, sort_keys=True)
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
