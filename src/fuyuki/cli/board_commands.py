@@ -12,7 +12,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from fuyuki.cli.files import board_save, fail
+from fuyuki.cli.files import board_save, fail, seat_option
 from fuyuki.cli.wrap import Paragraph
 from fuyuki.core.errors import DataError, FuyukiError
 from fuyuki.core.i18n import pick
@@ -471,8 +471,7 @@ def replay_cmd(
     _check_lang(lang)
     try:
         game = board_save(record, lang)
-        if seat is not None and not 0 <= seat < game.n:
-            raise DataError("--seat", "seat", f"must be 0 to {game.n - 1}")
+        seat_option(seat, game.n)
     except FuyukiError as exc:
         fail(exc, lang)
     printer = Printer(console, game, seat, lang, show_map_each_turn=False)

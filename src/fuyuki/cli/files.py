@@ -31,6 +31,15 @@ def fail(exc: BaseException, lang: str = "ja") -> NoReturn:
     raise typer.Exit(2)
 
 
+def seat_option(seat: int | None, seats: int) -> int | None:
+    """A replay's ``--seat``: ``None`` (the public view) or one of the game's ``seats``; any
+    other number is a DataError naming the option."""
+    if seat is not None and not 0 <= seat < seats:
+        raise DataError("--seat", str(seat), f"must be a seat from 0 to {seats - 1}",
+                        "seat_range", hi=seats - 1)
+    return seat
+
+
 # -- Servant Big Battle -----------------------------------------------------------------------
 
 def sbb_rules(edition: str = "final", mode: str | None = None, options: tuple[str, ...] = (),

@@ -9,7 +9,7 @@ from typing import Any, Optional
 import typer
 from rich.console import Console
 
-from fuyuki.cli.files import fail, sbb_rules, sbb_save, scenario
+from fuyuki.cli.files import fail, sbb_rules, sbb_save, scenario, seat_option
 from fuyuki.core.errors import DataError, FuyukiError
 from fuyuki.core.load import check_output, unfinished_line
 
@@ -236,6 +236,7 @@ def register(app: typer.Typer) -> None:
 
         try:
             game = sbb_save(file, lang)
+            seat_option(seat, game.players)
         except FuyukiError as exc:
             fail(exc, lang)
         from fuyuki.sbb.text import render

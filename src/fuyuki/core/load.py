@@ -5,7 +5,8 @@ game, a board pack, an RPG sheet or roster, a war save, a war log — is read he
 (:func:`read_text`, and :func:`fuyuki.core.data.read_toml` / :func:`read_json` over it), and
 every failure is a :class:`~fuyuki.core.errors.DataError` naming the file, the key and what is
 wrong: a missing file, a directory, an unreadable or binary file, bad UTF-8, bad TOML or JSON,
-a value of the wrong type or out of the rules' range. :func:`error_line` turns any of the
+lists and tables nested deeper than :data:`MAX_DEPTH` or a lone surrogate (:func:`check_tree`,
+on every TOML and JSON file), a value of the wrong type or out of the rules' range. :func:`error_line` turns any of the
 project's errors into the one line a command prints (in ja or en) before it exits with status
 2; :func:`check_output` checks an output path before a game starts, so that a game is never
 played to be lost at the end. The catalog is ``load`` (``core/messages.<lang>.toml``).
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -62,24 +64,71 @@ def read_text(path: str | Path, error: type[DataError] = DataError) -> str:
         raise error(p, f"byte {exc.start}", "not UTF-8 text", "not_utf8") from None
 
 
+#: the deepest nesting of lists and tables a user's TOML or JSON file may have: the project's
+#: own files need 8 (a roster: pair, servant, skills, effects...); a file nested deeper is refused
+#: before anything walks it, so that no loader, check or error message recurses without end
+MAX_DEPTH = 48
+
+
 def parse_toml(text: str, source: str, error: type[DataError] = DataError) -> dict[str, Any]:
     """TOML text (read from ``source``) as a dict, or ``error`` naming the source."""
     try:
-        return tomllib.loads(text)
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise error(source, "-", f"not valid TOML: {exc}", "bad_toml", detail=str(exc)) from None
+    except RecursionError:          # the parser recurses once per level of ``[[[...`` / ``{a={``
+        raise _too_deep(source, "-", error) from None
+    check_tree(data, source, error)
+    return data
+
+
+def check_tree(value: Any, source: str, error: type[DataError] = DataError) -> None:
+    """``error`` naming the top-level key under which ``value`` (a file's data) nests lists
+    and tables deeper than :data:`MAX_DEPTH`, or holds a lone surrogate (JSON may escape half
+    a UTF-16 pair, ``"\\ud800"``: no such character can be printed or written as UTF-8).
+    Walked without recursion."""
+    stack: list[tuple[Any, int, str]] = [(value, 0, "-")]
+    while stack:
+        node, level, top = stack.pop()
+        if isinstance(node, str):
+            if _SURROGATE.search(node):
+                raise error(source, top, "a lone surrogate (U+D800-U+DFFF) is not text",
+                            "surrogate")
+        elif isinstance(node, dict):
+            if level >= MAX_DEPTH:
+                raise _too_deep(source, top, error)
+            for k, v in node.items():
+                key = str(k) if level == 0 else top
+                stack += [(k, level + 1, key), (v, level + 1, key)]     # a key is text too
+        elif isinstance(node, list):
+            if level >= MAX_DEPTH:
+                raise _too_deep(source, top, error)
+            stack.extend((v, level + 1, f"[{i}]" if level == 0 else top)
+                         for i, v in enumerate(node))
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _too_deep(source: str, key: str, error: type[DataError]) -> DataError:
+    return error(source, key, f"lists and tables nested deeper than {MAX_DEPTH} levels",
+                 "too_deep", depth=MAX_DEPTH)
 
 
 def read_json(path: str | Path, error: type[DataError] = DataError) -> Any:
     """A JSON file (a save): its value, or ``error`` naming the line of a syntax error."""
     text = read_text(path, error)
     try:
-        return json.loads(text, parse_constant=_no_constant)
+        data = json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
         raise error(str(path), f"line {exc.lineno}", f"not valid JSON: {exc.msg}", "bad_json",
                     detail=exc.msg) from None
-    except (ValueError, RecursionError) as exc:
+    except RecursionError:
+        raise _too_deep(str(path), "-", error) from None
+    except ValueError as exc:
         raise error(str(path), "-", f"not valid JSON: {exc}", "bad_json", detail=str(exc)) from None
+    check_tree(data, str(path), error)
+    return data
 
 
 def _no_constant(name: str) -> Any:
