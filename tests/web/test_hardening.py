@@ -309,3 +309,121 @@ def test_serve_hands_the_trusted_proxies_to_uvicorn_and_refuses_a_bad_db(monkeyp
     assert started[0].ws_max_size == 16384
     r = CliRunner().invoke(cli, ["serve", "--data", str(tmp_path), "--db", "mysql://x"])
     assert r.exit_code == 2 and "postgresql://" in r.output and "Traceback" not in r.output
+
+
+# ---------------------------------------------------------------------- issue 47's doors
+def _deep_rosters() -> list[str]:
+    n = 600
+    return ["a = " + "[" * n + "]" * n + "\n", "a = " + "{ b = " * n + "1" + " }" * n + "\n",
+            "[[pair]]\nid = " + "[" * 60 + "]" * 60 + "\n"]
+
+
+@pytest.mark.parametrize("roster", _deep_rosters())
+def test_a_deeply_nested_roster_upload_is_a_4xx_naming_the_roster(http, roster):
+    r = http.post("/api/tables", json={"game": "rpg", "name": "GM", "roster": roster})
+    assert r.status_code == 400, r.text
+    assert r.json()["error"] == "bad_config" and "roster" in r.json()["message"]
+    assert "nested deeper than" in r.json()["message"]
+
+
+def test_an_uploaded_roster_may_be_larger_than_a_message(http):
+    """The upload limit (64 KiB) holds for a table's creation, not the 2 KiB of a message:
+    the sample roster (about 10 KB) uploads, as the war's creation page sends it."""
+    from fuyuki.core.data import package_file
+
+    text = package_file("fuyuki.rpg", "data", "roster.toml").read_text("utf-8")
+    assert len(text.encode("utf-8")) > 4 * 2048
+    r = http.post("/api/tables", json={"game": "rpg", "name": "GM", "roster": text,
+                                       "humans": [], "anka": []})
+    assert r.status_code == 200, r.text
+    big = http.post("/api/tables", json={"game": "rpg", "name": "GM", "roster": "#" * 70000})
+    assert big.status_code == 413                     # the upload limit itself still holds
+    join = http.post(f"/api/tables/{r.json()['code']}/join", json={"name": "x" * 3000})
+    assert join.status_code in (400, 413)             # and a join is still a message
+
+
+def test_websocket_text_frames_that_are_not_utf8_leave_one_short_line_in_the_log(tmp_path,
+                                                                                  live_server):
+    """uvicorn writes a traceback for each such frame; the server's filter makes it one line
+    at most a minute, and the connection is closed with 1007 each time."""
+    import io
+    import logging
+
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect
+
+    from fuyuki.cli.web_commands import server_config
+
+    app = create_app(tmp_path / "d", settings=fast_settings())
+    config = server_config(app, "127.0.0.1", 0)
+    log = io.StringIO()
+    handler = logging.StreamHandler(log)
+    handler.setFormatter(logging.Formatter("%(levelname)s %(message)s"))
+    with live_server(app, config=config) as server:
+        logger = logging.getLogger("uvicorn.error")
+        logger.addHandler(handler)
+        try:
+            code = httpx.post(server.url + "/api/tables",
+                              json={"players": 3, "bots": 2, "name": "a"}).json()["code"]
+            url = server.url.replace("http", "ws") + f"/ws/{code}"
+            closes = []
+            for i in range(100):
+                with connect(url) as ws:
+                    if i % 2:                          # after the hello, or as the first frame
+                        ws.send('{"type":"hello","token":null}')
+                        ws.recv(5)
+                    ws.send(b'{"type":"ping","x":"\xff\xfe"}', text=True)
+                    try:
+                        while True:
+                            ws.recv(5)
+                    except ConnectionClosed as exc:
+                        closes.append(exc.rcvd.code if exc.rcvd else None)
+        finally:
+            logger.removeHandler(handler)
+    text = log.getvalue()
+    assert closes == [1007] * 100
+    assert "Traceback" not in text and len(text) < 200, text[:1000]
+    assert text.count("not UTF-8") == 1
+
+
+def _finished_war(http):
+    from tests.web.war_driver import create_war, read_all
+
+    made = create_war(http, humans=["red-saber"], turns=1)
+    gm_seat, player = made["seat"], made["invites"]["0"]
+    seats, clients = connect_all(http, made["code"], {gm_seat: made["token"], 0: player},
+                                 spectators=0)
+    gm, me = seats[gm_seat], seats[0]
+    for _ in range(3000):
+        if gm.last["view"]["over"]:
+            break
+        d = me.last["view"].get("decision")
+        if gm.last["view"]["held"]:
+            gm.send({"type": "gm", "gm": "next"})
+        elif d:
+            me.send({"type": "move", "choice": d["options"][0]["value"], "turn": me.last["turn"]})
+        else:
+            gm.send({"type": "gm", "gm": "next"})
+        read_all(clients)
+    assert gm.last["view"]["over"]
+    return made, gm_seat, player, clients
+
+
+def test_a_finished_wars_gm_console_is_the_gms_alone(http):
+    """A finished war's public frames are public; every seat's page (the GM's console: every
+    sheet and decision) needs the GM's seat token, never in the URL."""
+    made, gm_seat, player, clients = _finished_war(http)
+    url = f"/api/tables/{made['code']}/replay/1"
+    public = http.get(url)
+    assert public.status_code == 200 and "hands" not in public.json()
+    assert "sheets" not in public.json()["view"]
+    for headers in ({}, {"x-seat-token": player}, {"x-seat-token": "x" * 500},
+                    {"x-seat-token": made["token"] + "x"}):
+        r = http.get(url + "?hands=1", headers=headers)
+        assert r.status_code == 403 and r.json()["error"] == "host_only", (headers, r.text)
+    r = http.get(url + "?hands=1", headers={"x-seat-token": made["token"]})
+    assert r.status_code == 200
+    hands = r.json()["hands"]
+    assert hands[gm_seat]["role"] == "gm" and "sheets" in hands[gm_seat]
+    for c in clients:
+        c.close()

@@ -17,7 +17,8 @@ HTTP
   GET  /api/tables/{code}/qr.svg  a QR code of the join link
   POST /api/tables/{code}/join    {"name"} -> {"seat", "token"}
   GET  /api/tables/{code}/replay/{step}[?hands=1]   public frame of a finished game (with
-                                  hands=1 every seat's own view too: the game is over)
+                                  hands=1 every seat's own view too: the game is over; a
+                                  war's GM console only with the GM's X-Seat-Token header)
 
 WebSocket /ws/{code}
   client -> server  {"type":"hello","token":T|null}   first, within hello_timeout
@@ -51,8 +52,8 @@ from fuyuki.web.table import CLOSE_NOT_FOUND, CLOSE_TOO_MANY, Conn, dumps
 
 STATIC = Path(__file__).parent / "static"
 STATUS = {"not_found": 404, "table_full": 409, "table_started": 409, "rate_limited": 429,
-          "not_over": 409, "table_broken": 500, "too_large": 413, "too_many_tables": 429,
-          "name_taken": 409}
+          "not_over": 409, "host_only": 403, "table_broken": 500, "too_large": 413,
+          "too_many_tables": 429, "name_taken": 409}
 
 
 def _error(exc: IllegalAction) -> JSONResponse:
@@ -69,6 +70,7 @@ def create_app(data: str | Path | None = None, *, storage: Storage | None = None
             raise ValueError("give a data directory or a storage")
         storage = SQLiteStorage(data)
     manager = Manager(storage, settings)
+    security.quiet_frames()               # a client's bad frame is not a traceback in our log
     sockets: dict[str, int] = {}          # open WebSockets per client address
     http_limit = security.KeyedLimiter(settings.http_rate, settings.http_burst)
 
@@ -150,10 +152,10 @@ def create_app(data: str | Path | None = None, *, storage: Storage | None = None
             raw += chunk
             if len(raw) > limit:
                 raise IllegalAction("too_large", "request too large")
-        data = security.parse_json(raw or b"{}", settings.max_message)
+        data = security.parse_json(raw or b"{}", limit)
         if data is None:
             raise IllegalAction("bad_json", "the body is a JSON object of at most "
-                                f"{settings.max_message} bytes and {security.MAX_DEPTH} levels")
+                                f"{limit} bytes and {security.MAX_DEPTH} levels")
         return data
 
     def limited(request: Request) -> None:
@@ -208,12 +210,12 @@ def create_app(data: str | Path | None = None, *, storage: Storage | None = None
         return {"code": code, "seat": seat, "token": token}
 
     @app.get("/api/tables/{code}/replay/{step}")
-    async def replay(code: str, step: int, hands: bool = False):
+    async def replay(code: str, step: int, request: Request, hands: bool = False):
         table = manager.get(code)
         if table is None:
             return _error(IllegalAction("not_found", "no such table"))
         try:
-            return table.replay_frame(step, hands)
+            return table.replay_frame(step, hands, request.headers.get("x-seat-token"))
         except IllegalAction as exc:
             return _error(exc)
 

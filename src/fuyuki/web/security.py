@@ -7,6 +7,9 @@
 - :func:`parse_json` reads a client's JSON (an HTTP body or a WebSocket frame) of bounded size
   and nesting: anything else is ``None`` (the caller answers 4xx or a close code), never a
   RecursionError.
+- :class:`QuietFrames` keeps a client's bad frames out of the server log: uvicorn writes a
+  whole traceback for each WebSocket text frame that is not UTF-8 (it then closes the
+  connection with 1007); the filter makes that one line, at most one a minute.
 - :func:`origin_allowed` refuses a WebSocket whose ``Origin`` is another site (a page elsewhere
   cannot drive a visitor's seat). A client that sends no Origin (not a browser) is let in:
   it could forge the header anyway, and the seat token is what guards a seat.
@@ -17,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import logging
 import re
 import secrets
 import time
@@ -139,3 +143,39 @@ def parse_json(raw: str | bytes, limit: int, max_depth: int = MAX_DEPTH) -> Any:
     except (ValueError, RecursionError):
         return None
     return data if isinstance(data, dict) else None
+
+
+class QuietFrames(logging.Filter):
+    """On uvicorn's logger: its traceback for a WebSocket text frame that is not UTF-8 (a
+    client's error, answered with close code 1007) becomes one warning line, at most one every
+    ``every`` seconds, counting the frames it stood for."""
+
+    MESSAGE = "Invalid UTF-8 sequence received from client."
+
+    def __init__(self, every: float = 60.0, clock=time.monotonic) -> None:
+        super().__init__()
+        self.every, self.clock = every, clock
+        self.last: float | None = None
+        self.count = 0
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.msg != self.MESSAGE:
+            return True
+        record.exc_info = record.exc_text = record.stack_info = None
+        self.count += 1
+        now = self.clock()
+        if self.last is not None and now - self.last < self.every:
+            return False
+        self.last = now
+        record.msg, record.args = ("WebSocket text frames that were not UTF-8, closed with "
+                                   "1007: %d", (self.count,))
+        record.levelno, record.levelname = logging.WARNING, "WARNING"
+        self.count = 0
+        return True
+
+
+def quiet_frames(logger: str = "uvicorn.error") -> None:
+    """Put one :class:`QuietFrames` on ``logger`` (again: nothing)."""
+    log = logging.getLogger(logger)
+    if not any(isinstance(f, QuietFrames) for f in log.filters):
+        log.addFilter(QuietFrames())

@@ -623,12 +623,19 @@ class Table:
                 conn.push(dumps(self.state_message(conn)))
 
     # ------------------------------------------------------------------ replays
-    def replay_frame(self, step: int, hands: bool = False) -> dict[str, Any]:
+    def replay_frame(self, step: int, hands: bool = False,
+                     token: str | None = None) -> dict[str, Any]:
         """The public view after ``step`` submissions, the public events of that step and the
         chat until then; with ``hands``, every seat's own view too (its hand). Only for a
-        finished game."""
+        finished game; a game whose seats' pages stay private after the end (the adapter's
+        ``open_hands``: a war's GM console) gives ``hands`` only to the host's ``token``."""
         if self.status != "over":
             raise IllegalAction("not_over", "replays open when the game is over")
+        if hands and not self.adapter.open_hands and (
+                not isinstance(token, str) or len(token) > 128
+                or self.seat_for_token(token) != self.adapter.host_seat(self.row.config)):
+            raise IllegalAction("host_only", "every seat's page of this game is the host's: "
+                                "send the host's seat token (X-Seat-Token)")
         subs = self.submissions
         if not 0 <= step <= len(subs):
             raise IllegalAction("bad_step", f"step is 0 to {len(subs)}")

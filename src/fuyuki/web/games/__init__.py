@@ -51,6 +51,9 @@ server names a game. What an adapter provides (docs/web.md, "Adding a fourth gam
     no bot ever plays a human seat (a player who is away is simply waited for).
 ``rematch = False``
     the table offers no rematch (a war's links and dice belong to that war alone).
+``open_hands = False``
+    every seat's page stays private after the end: a replay shows them (``hands``) only to
+    the host's seat token (a war's GM console: every sheet and decision).
 """
 
 from __future__ import annotations
@@ -72,6 +75,7 @@ class Adapter:
     private_config: frozenset[str] = frozenset()
     invite = False
     rematch = True
+    open_hands = True
 
     def check_config(self, raw: dict[str, Any]) -> dict[str, Any]:
         raise NotImplementedError
