@@ -279,7 +279,7 @@ def _explain(war: War, top: Table, marks: list[tuple[int, int, Decision, Any, bo
         out.append(t(lang, "judge.stopped", turn=last))
     out.append(t(lang, "judge.state"))
     for p in war.pairs:
-        note = "" if p.alive else t(lang, f"judge.out_{p.out_reason or 'defeated'}")
+        note = "" if p.alive else t(lang, f"war.out_note_{p.out_reason}")
         items = war.items_text(p)[lang]
         out.append(t(lang, "judge.pair", who=p.label, mana=p.mana, max=p.max_mana(war.rules),
                      seals=p.seals, items=items, wins=p.wins, losses=p.losses, out=note))

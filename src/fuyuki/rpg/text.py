@@ -34,6 +34,11 @@ def t(lang: str, key: str, **params: Any) -> str:
     return i18n.tr(lang, "rpg." + key, **params)
 
 
+def texts(key: str, **params: Any) -> dict[str, str]:
+    """A catalog text in both languages (for an event that carries its own text)."""
+    return {lang: t(lang, key, **params) for lang in ("ja", "en")}
+
+
 def side_name(lang: str, i: int | None) -> str:
     return t(lang, "side", x="AB"[i]) if i is not None else "-"
 

@@ -19,14 +19,8 @@ from fuyuki.rpg.flow import Flow
 from fuyuki.rpg.roster import Roster
 from fuyuki.rpg.rules import Rules
 from fuyuki.rpg.state import PHASES, PairState, Start
+from fuyuki.rpg.text import texts
 
-
-PHASE_NAMES = {"events": {"ja": "ランダムイベント", "en": "the random events"},
-               "action": {"ja": "行動ターン", "en": "the actions"},
-               "comm": {"ja": "コミュターン", "en": "communication"},
-               "mana": {"ja": "消費魔力の確認", "en": "the mana check"}}
-OUT_NOTES = {"defeated": {"ja": "（脱落：敗北）", "en": " (out: defeated)"},
-             "vanished": {"ja": "（脱落：消滅）", "en": " (out: vanished)"}}
 
 #: the option a pair's every decision offers while a 令呪 can give its servant +100 mana
 SEAL_MANA = "seal_mana"
@@ -267,9 +261,9 @@ class War:
                        for p in self.pairs])
         if self.start is not None:
             self.ev("start_state", turn=self.turn + 1, phase=self.first_phase,
-                    phase_name=PHASE_NAMES[self.first_phase], battles=self.battles)
+                    phase_name=texts(f"war.phase_{self.first_phase}"), battles=self.battles)
             for p in self.pairs:
-                out = {"ja": "", "en": ""} if p.alive else OUT_NOTES[p.out_reason or "defeated"]
+                out = texts(f"war.out_note_{p.out_reason}") if not p.alive else {"ja": "", "en": ""}
                 self.ev("start_pair", None if not p.alive else (p.seat,), who=p.label,
                         mana=p.mana, max=p.max_mana(self.rules), seals=p.seals,
                         items=self.items_text(p), out=out, wins=p.wins, losses=p.losses)
