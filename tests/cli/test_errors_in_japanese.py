@@ -24,7 +24,7 @@ def _english_in_the_error(args: list[str]) -> None:
 
 @pytest.mark.parametrize("args", [
     ["play", "--seed", "abc"], ["play", "--lang", "xx"], ["board", "play", "--nope"],
-    ["war", "new", "--turns", "x"], ["rules", "xx"],
+    ["war", "new", "--turns", "x"], ["war", "new", "--human", "nobody"], ["rules", "xx"],
     ["simulate", "--games", "0"], ["simulate", "--games", "-3"],
     ["simulate", "--games", "2", "--out", "/proc/nope"], ["simulate", "--bots", "foo"],
     ["simulate", "--players", "9"], ["simulate", "--bots", "random,heuristic"],
@@ -51,8 +51,6 @@ OTHERS = [
      'code "choice"'),
     (["play", "--seat", "7"], "cli/sbb_commands.py play",
      'code "between", lo=0, hi=players - 1, got=seat'),
-    (["war", "new", "--human", "nobody"], "rpg/roster.py lookup_pair",
-     'code "no_pair", ids=", ".join(...)'),
     (["board", "play", "--players", "9"], "board/game.py Game.__init__",
      'code "between", lo=2, hi=len(self.pack.camps), got=players'),
     (["board", "play", "--bots", "foo"], "cli/board_commands.py play",

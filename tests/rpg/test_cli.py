@@ -43,7 +43,9 @@ def test_battle_errors_exit_2_with_a_message(tmp_path):
     res = run("battle", str(bad), SABER)
     assert res.exit_code == 2 and "servant.stats.str" in res.output
     res = run("battle", "nobody", "red-saber")
-    assert res.exit_code == 2 and "no pair" in res.output
+    assert res.exit_code == 2 and "nobody：このidか名前の組はありません" in res.output
+    res = run("battle", "nobody", "red-saber", "--lang", "en")
+    assert res.exit_code == 2 and "nobody: no pair with this id or name" in res.output
     res = run("battle", SABER, ASSASSIN, "--snipe", "--attacker", "A")
     assert res.exit_code == 2 and "千里眼" in res.output
 

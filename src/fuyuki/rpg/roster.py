@@ -16,6 +16,9 @@ from fuyuki.core.errors import DataError
 from fuyuki.rpg.rules import STAT_ALIASES, STATS, Rules
 
 EFFECT_KINDS = ("base_rate", "win_rate", "concealment", "clairvoyance", "info", "rest")
+#: the largest number a sheet may hold (Lv, a stat, a cost, mana, an effect, a count): far
+#: beyond any the rules use; a larger one overflowed the bots' float arithmetic
+MAX_NUMBER = 10**6
 
 
 @dataclass(frozen=True)
@@ -126,6 +129,9 @@ def _number(t: Table, key: str, v: Any, rules: Rules) -> int:
     if isinstance(v, int):
         if v < 0:
             raise t.fail(key, f"must be at least 0, not {v}")
+        if v > MAX_NUMBER:
+            raise t.fail(key, f"must be at most {MAX_NUMBER}, not {v}", "high", hi=MAX_NUMBER,
+                         got=v)
         return v
     if isinstance(v, str):
         try:
@@ -152,8 +158,10 @@ def _abilities(t: Table, name: str, rules: Rules, np: bool) -> list[Ability]:
         if a.has("effects"):
             for e in a.tables("effects"):
                 e.check_keys(["kind", "value"])
-                effects.append(Effect(e.str("kind", choices=EFFECT_KINDS), e.int("value", 0)))
-        out.append(Ability(a.str("name"), rank_text, rv, a.int("cost", 0, lo=0), tuple(effects), np))
+                effects.append(Effect(e.str("kind", choices=EFFECT_KINDS),
+                                      e.int("value", 0, lo=-MAX_NUMBER, hi=MAX_NUMBER)))
+        out.append(Ability(a.str("name"), rank_text, rv, a.int("cost", 0, lo=0, hi=MAX_NUMBER),
+                           tuple(effects), np))
     return out
 
 
@@ -161,7 +169,7 @@ def _character(t: Table, cid: str, servant: bool, rules: Rules) -> Character:
     allowed = ["name", "stats", "lv", "class", "skills", "nps"]
     t.check_keys(allowed)
     abilities = _abilities(t, "skills", rules, False) + _abilities(t, "nps", rules, True)
-    return Character(cid, t.str("name"), servant, _stats(t, rules), t.int("lv", 0, lo=0),
+    return Character(cid, t.str("name"), servant, _stats(t, rules), t.int("lv", 0, lo=0, hi=MAX_NUMBER),
                      t.str("class", ""), tuple(abilities))
 
 
@@ -188,15 +196,15 @@ def parse_pair(t: Table, rules: Rules, factions: dict | None = None,
     seals = t.int("seals", rules.seals["count"], lo=0, hi=rules.seals["count"])
     mana = t.data.get("mana")
     if mana is not None:
-        mana = t.int("mana")
+        mana = t.int("mana", lo=-MAX_NUMBER, hi=MAX_NUMBER)
     it = t.table("items", {})
     items = []
     for item_id in it.data:
         if item_id not in rules.items:
             raise it.fail(item_id, f"unknown item (known: {sorted(rules.items)})")
-        items.append((item_id, it.int(item_id, lo=0)))
+        items.append((item_id, it.int(item_id, lo=0, hi=MAX_NUMBER)))
     return Pair(pid, faction, servant, master, base, craft_set, seals, mana,
-                t.int("workshop", 0, lo=0), tuple(items))
+                t.int("workshop", 0, lo=0, hi=MAX_NUMBER), tuple(items))
 
 
 def load_roster(path: str | Path | None, rules: Rules) -> Roster:
@@ -226,7 +234,7 @@ def parse_roster(data: dict, source: str, rules: Rules) -> Roster:
             sid = s.str("id")
             if sid in sites:
                 raise s.fail("id", f"site {sid!r} defined twice")
-            sites[sid] = Site(sid, s.str("name"), s.int("grade", lo=0))
+            sites[sid] = Site(sid, s.str("name"), s.int("grade", lo=0, hi=MAX_NUMBER))
     pairs = []
     seen: set[str] = set()
     for t in root.tables("pair"):
@@ -256,5 +264,6 @@ def lookup_pair(roster: Roster, key: str) -> Pair:
     for p in roster.pairs:
         if key in (p.id, p.servant.name, p.master.name):
             return p
-    raise DataError(roster.source, key, f"no pair with this id or name "
-                    f"(ids: {', '.join(p.id for p in roster.pairs)})")
+    ids = ", ".join(p.id for p in roster.pairs)
+    raise DataError(roster.source, key, f"no pair with this id or name (ids: {ids})", "no_pair",
+                    ids=ids)
