@@ -27,7 +27,7 @@ from fuyuki.rpg.options import option_label
 from fuyuki.rpg.roster import parse_roster
 from fuyuki.rpg.rules import Rules, default_rules
 from fuyuki.rpg.state import PHASES, Start
-from fuyuki.rpg.text import Renderer, t
+from fuyuki.rpg.text import Renderer, scenario_error, t, table_error
 from fuyuki.rpg.war import War
 
 TOP_KEYS = ["game", "rule", "pins", "turn", "phase", "battles", "turns", "max_turns", "roster",
@@ -48,6 +48,9 @@ DECLINE = {"action": "other", "comm": "pass", "mana": "done", "reroll": "keep",
            "declare": "pass", "redraw": "pass", "alliance": "refuse", "seal_gift": "refuse"}
 
 
+fail = table_error
+
+
 @dataclass
 class Judged:
     war: War
@@ -65,7 +68,7 @@ class LabelledDice:
         self.values: dict[str, int] = {}
         for label, value in table.data.items():
             if type(value) is not int or value < 1:
-                raise table.fail(f'"{label}"', f"a die shows a whole number from 1, not {value!r}")
+                raise fail(table, f'"{label}"', "die_value", got=repr(value))
             self.values[label] = value
         self.used: dict[str, int] = {}          # label rolled -> value
         self.matched: set[str] = set()          # keys of the table that gave a value
@@ -76,11 +79,10 @@ class LabelledDice:
             (k for k in self.values if any(c in k for c in "*?[") and fnmatch.fnmatchcase(label, k)),
             None)
         if key is None:
-            raise self.table.fail(f'"{label}"', f"no die given for the roll {label} (1D{faces}); "
-                                  f"add \"{label}\" = 1..{faces} to [dice]")
+            raise fail(self.table, f'"{label}"', "die_missing", label=label, faces=faces)
         value = self.values[key]
         if value > faces:
-            raise self.table.fail(f'"{key}"', f"{value} is not a face of {label} (1D{faces})")
+            raise fail(self.table, f'"{key}"', "die_faces", value=value, label=label, faces=faces)
         self.matched.add(key)
         self.used[label] = value
         return value
@@ -88,8 +90,7 @@ class LabelledDice:
     def check_all_used(self) -> None:
         for key in self.values:
             if key not in self.matched:
-                raise self.table.fail(f'"{key}"', "this die is never rolled (the rolls made: "
-                                      f"{', '.join(self.used) or 'none'})")
+                raise fail(self.table, f'"{key}"', "die_unused", rolls=list(self.used) or "-")
 
 
 class Script:
@@ -102,9 +103,9 @@ class Script:
         self.next: dict[tuple[str, str], int] = {}
         for pid in table.data:
             if pid not in war.by_id:
-                raise table.fail(pid, f"no pair {pid!r} (pairs: {sorted(war.by_id)})")
+                raise fail(table, pid, "no_pair", pid=pid, pairs=sorted(war.by_id))
             if not war.by_id[pid].alive:
-                raise table.fail(pid, "this pair is out of the war: it decides nothing")
+                raise fail(table, pid, "out_decides")
             pt = table.table(pid)
             for kind in pt.data:
                 self.queues[(pid, kind)] = [str(x) for x in pt.list(kind)]
@@ -123,12 +124,12 @@ class Script:
             for o in d.options:
                 if str(o) == want:
                     return o, True
-            raise self.table.fail(f"{where}[{i}]", f"{queue[i]!r} is not a legal answer here "
-                                  f"(legal: {[str(o) for o in d.options]})")
+            raise fail(self.table, f"{where}[{i}]", "answer_illegal", answer=repr(queue[i]),
+                       legal=[str(o) for o in d.options])
         if d.kind in DECLINE and DECLINE[d.kind] in d.options:
             return DECLINE[d.kind], False
-        raise self.table.fail(where, f"no answer for {ps.id}'s {d.kind} decision (answer "
-                              f"#{i + 1}; legal: {[str(o) for o in d.options]})")
+        raise fail(self.table, where, "no_answer", pid=ps.id, kind=d.kind, n=i + 1,
+                   legal=[str(o) for o in d.options])
 
     @staticmethod
     def resolve(pid: str, d: Decision, text: str) -> str:
@@ -149,8 +150,8 @@ class Script:
         for (pid, kind), queue in self.queues.items():
             i = self.next[(pid, kind)]
             if i < len(queue):
-                raise self.table.fail(f"{pid}.{kind}[{i}]", f"{queue[i]!r} is never asked for "
-                                      f"({i} {kind} decision(s) of {pid} came)")
+                raise fail(self.table, f"{pid}.{kind}[{i}]", "answer_unused",
+                           answer=repr(queue[i]), n=i, kind=kind, pid=pid)
 
 
 def load(path: str | Path, rules: Rules | None = None) -> tuple[War, Table, LabelledDice, int]:
@@ -160,7 +161,7 @@ def load(path: str | Path, rules: Rules | None = None) -> tuple[War, Table, Labe
     top = Table(read_toml(path, ScenarioError), p, error=ScenarioError)
     top.check_keys(TOP_KEYS)
     if top.str("game") != "war":
-        raise top.fail("game", "a war scenario says game = \"war\"")
+        raise fail(top, "game", "game")
     if not isinstance(top.data.get("rule"), dict):
         top.str("rule")
     else:
@@ -359,7 +360,7 @@ def _check_expect(ex: Table, war: War) -> None:
     for name in ("events", "no_events"):
         for i, kind in enumerate(ex.list_of(name, str, [])):
             if kind not in kinds:
-                raise ex.fail(f"{name}[{i}]", f"no event kind {kind!r}")
+                raise fail(ex, f"{name}[{i}]", "event_kind", kind=repr(kind))
     if ex.has("reason"):
         ex.str("reason", choices=["faction", "last", "limit", "none"])
     if ex.has("over"):
@@ -368,11 +369,11 @@ def _check_expect(ex: Table, war: War) -> None:
         ex.int("turn", lo=1)
     for pid in ex.list_of("winners", str, []):
         if pid not in war.by_id:
-            raise ex.fail("winners", f"no pair {pid!r}")
+            raise fail(ex, "winners", "no_pair", pid=pid, pairs=sorted(war.by_id))
     pt = ex.table("pair", {})
     for pid in pt.data:
         if pid not in war.by_id:
-            raise pt.fail(pid, f"no pair {pid!r} (pairs: {sorted(war.by_id)})")
+            raise fail(pt, pid, "no_pair", pid=pid, pairs=sorted(war.by_id))
         pt.table(pid).check_keys(PAIR_RESULT_KEYS)
     if ex.has("battle"):
         for bt in ex.tables("battle"):
@@ -381,7 +382,7 @@ def _check_expect(ex: Table, war: War) -> None:
         for et in ex.tables("event"):
             kind = et.str("kind")
             if kind not in kinds:
-                raise et.fail("kind", f"no event kind {kind!r}")
+                raise fail(et, "kind", "event_kind", kind=repr(kind))
 
 
 def _same(got: Any, want: Any) -> bool:
@@ -434,9 +435,8 @@ def _failures(ex: Table, war: War, result: dict[str, Any], lang: str) -> list[st
         same_kind = [e for e in events if e.kind == want["kind"]]
         for name in fields:
             if same_kind and not any(name in e.data for e in same_kind):
-                raise ScenarioError(ex.file, f"expect.event[{i}].{name}", f"no field {name!r} "
-                                    f"in a {want['kind']} event (fields: "
-                                    f"{sorted(same_kind[0].data)})")
+                raise scenario_error(ex.file, f"expect.event[{i}].{name}", "event_field",
+                                     name=name, kind=want["kind"], fields=sorted(same_kind[0].data))
         for j in range(pos, len(events)):
             e = events[j]
             if e.kind == want["kind"] and all(_same(e.data.get(k), v) for k, v in fields.items()):

@@ -14,6 +14,7 @@ from typing import Any
 from fuyuki.core.data import Table, package_file, read_toml
 from fuyuki.core.errors import DataError
 from fuyuki.rpg.rules import STAT_ALIASES, STATS, Rules
+from fuyuki.rpg.text import table_error
 
 EFFECT_KINDS = ("base_rate", "win_rate", "concealment", "clairvoyance", "info", "rest")
 #: the largest number a sheet may hold (Lv, a stat, a cost, mana, an effect, a count): far
@@ -113,22 +114,22 @@ def _stats(t: Table, rules: Rules, name: str = "stats") -> dict[str, int]:
     for k, v in st.data.items():
         key = STAT_ALIASES.get(k, k)
         if key not in STATS:
-            raise st.fail(k, f"unknown stat (use {list(STATS)} or 筋力 耐久 敏捷 魔力 幸運 宝具)")
+            raise table_error(st, k, "unknown_stat", stats=STATS)
         if key in out:
-            raise st.fail(k, "given twice")
+            raise table_error(st, k, "stat_twice")
         out[key] = _number(st, k, v, rules)
     for s in STATS:
         if s not in out:
-            raise st.fail(s, "missing")
+            raise st.fail(s, "missing", "missing")
     return out
 
 
 def _number(t: Table, key: str, v: Any, rules: Rules) -> int:
     if isinstance(v, bool):
-        raise t.fail(key, f"must be a rank or a number, not {v!r}")
+        raise table_error(t, key, "rank_or_number", got=repr(v))
     if isinstance(v, int):
         if v < 0:
-            raise t.fail(key, f"must be at least 0, not {v}")
+            raise t.fail(key, f"must be at least 0, not {v}", "low", lo=0, got=v)
         if v > MAX_NUMBER:
             raise t.fail(key, f"must be at most {MAX_NUMBER}, not {v}", "high", hi=MAX_NUMBER,
                          got=v)
@@ -136,9 +137,9 @@ def _number(t: Table, key: str, v: Any, rules: Rules) -> int:
     if isinstance(v, str):
         try:
             return rules.rank_value(v)
-        except ValueError as exc:
-            raise t.fail(key, str(exc)) from None
-    raise t.fail(key, f"must be a rank or a number, not {v!r}")
+        except ValueError:
+            raise table_error(t, key, "rank", got=repr(v), ranks=sorted(rules.ranks)) from None
+    raise table_error(t, key, "rank_or_number", got=repr(v))
 
 
 def _abilities(t: Table, name: str, rules: Rules, np: bool) -> list[Ability]:
@@ -179,19 +180,20 @@ def parse_pair(t: Table, rules: Rules, factions: dict | None = None,
                   "servant", "master"])
     pid = t.str("id")
     if not pid or any(c.isspace() or c in "/:" for c in pid):
-        raise t.fail("id", "must be a non-empty id without spaces, '/' or ':'")
+        raise table_error(t, "id", "pair_id")
     faction = t.str("faction", "none")
     if factions is not None and faction not in factions:
-        raise t.fail("faction", f"unknown faction {faction!r} (known: {sorted(factions)})")
+        raise table_error(t, "faction", "unknown_faction", got=repr(faction), known=sorted(factions))
     base = t.str("base", "") or None
     if base is not None and sites is not None and base not in sites:
-        raise t.fail("base", f"unknown site {base!r} (known: {sorted(sites)})")
+        raise table_error(t, "base", "unknown_site", got=repr(base), known=sorted(sites))
     craft_set = t.str("craft_set", "normal")
     if craft_set not in rules.craft:
-        raise t.fail("craft_set", f"unknown craft set {craft_set!r} (known: {sorted(rules.craft)})")
+        raise table_error(t, "craft_set", "unknown_craft_set", got=repr(craft_set),
+                          known=sorted(rules.craft))
     servant = _character(t.table("servant"), f"{pid}.servant", True, rules)
     if servant.lv < 1:
-        raise t.table("servant").fail("lv", "a servant needs a Lv of at least 1")
+        raise table_error(t.table("servant"), "lv", "servant_lv")
     master = _character(t.table("master"), f"{pid}.master", False, rules)
     seals = t.int("seals", rules.seals["count"], lo=0, hi=rules.seals["count"])
     mana = t.data.get("mana")
@@ -201,7 +203,7 @@ def parse_pair(t: Table, rules: Rules, factions: dict | None = None,
     items = []
     for item_id in it.data:
         if item_id not in rules.items:
-            raise it.fail(item_id, f"unknown item (known: {sorted(rules.items)})")
+            raise table_error(it, item_id, "unknown_item", known=sorted(rules.items))
         items.append((item_id, it.int(item_id, lo=0, hi=MAX_NUMBER)))
     return Pair(pid, faction, servant, master, base, craft_set, seals, mana,
                 t.int("workshop", 0, lo=0, hi=MAX_NUMBER), tuple(items))
@@ -223,7 +225,7 @@ def parse_roster(data: dict, source: str, rules: Rules) -> Roster:
             f.check_keys(["id", "name"])
             fid = f.str("id")
             if fid in factions:
-                raise f.fail("id", f"faction {fid!r} defined twice")
+                raise table_error(f, "id", "defined_twice", got=repr(fid))
             factions[fid] = f.text("name")
     else:
         factions["none"] = {"ja": "無所属", "en": "none"}
@@ -233,18 +235,18 @@ def parse_roster(data: dict, source: str, rules: Rules) -> Roster:
             s.check_keys(["id", "name", "grade"])
             sid = s.str("id")
             if sid in sites:
-                raise s.fail("id", f"site {sid!r} defined twice")
+                raise table_error(s, "id", "defined_twice", got=repr(sid))
             sites[sid] = Site(sid, s.str("name"), s.int("grade", lo=0, hi=MAX_NUMBER))
     pairs = []
     seen: set[str] = set()
     for t in root.tables("pair"):
         pair = parse_pair(t, rules, factions, sites)
         if pair.id in seen:
-            raise t.fail("id", f"pair {pair.id!r} defined twice")
+            raise table_error(t, "id", "defined_twice", got=repr(pair.id))
         seen.add(pair.id)
         pairs.append(pair)
     if len(pairs) < 2:
-        raise root.fail("pair", "a roster needs at least two pairs")
+        raise table_error(root, "pair", "two_pairs")
     return Roster(name, factions, pairs, sites, source)
 
 

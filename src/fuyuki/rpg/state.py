@@ -120,79 +120,71 @@ class Start:
             return self.where.get(name, name)
         return f"{self.where.get(pid, 'pair.' + pid)}.{name}"
 
-    def fail(self, key: str, reason: str) -> Exception:
-        from fuyuki.core.errors import ScenarioError
+    def fail(self, key: str, code: str, **params: Any) -> Exception:
+        from fuyuki.rpg.text import scenario_error
 
-        return ScenarioError(self.source, key, reason)
+        return scenario_error(self.source, key, code, **params)
 
     def apply(self, pairs: list[PairState], rules: Rules, max_turns: int) -> int:
         """Set ``pairs`` to this state; return the battles fought so far."""
         if not 1 <= self.turn <= max_turns:
-            raise self.fail(self.key("turn"), f"must be 1..{max_turns} (the war's turn limit), "
-                            f"not {self.turn}")
+            raise self.fail(self.key("turn"), "turn_limit", limit=max_turns, turn=self.turn)
         if self.phase not in PHASES:
-            raise self.fail(self.key("phase"), f"must be one of {list(PHASES)}, not {self.phase!r}")
+            raise self.fail(self.key("phase"), "phase", allowed=PHASES, got=repr(self.phase))
         by_id = {p.id: p for p in pairs}
         for pid in self.pairs:
             if pid not in by_id:
-                raise self.fail(self.key("id", pid), f"no pair {pid!r} (pairs: {sorted(by_id)})")
+                raise self.fail(self.key("id", pid), "no_pair", pid=pid, pairs=sorted(by_id))
         fresh = self.turn == 1 and self.phase == "events"
         for ps in pairs:
             d = self.pairs.get(ps.id, {})
             if fresh:
                 for name in ("out", "wins", "losses", "known", "allies", "charges", "supply"):
                     if d.get(name) if name != "supply" else d.get(name, True) is False:
-                        raise self.fail(self.key(name, ps.id), "nothing has happened before the "
-                                        "events of turn 1 (start at a later turn or phase)")
+                        raise self.fail(self.key(name, ps.id), "fresh")
             out = d.get("out")
             if out is not None:
                 if out not in OUT_REASONS:
-                    raise self.fail(self.key("out", ps.id), f"must be one of {list(OUT_REASONS)}")
+                    raise self.fail(self.key("out", ps.id), "out", allowed=OUT_REASONS, got=repr(out))
                 ps.alive, ps.out_reason = False, out
             ps.wins, ps.losses = d.get("wins", 0), d.get("losses", 0)
             for name in ("known", "allies"):
                 ids = set(d.get(name, ()))
                 for other in sorted(ids):
                     if other == ps.id or other not in by_id:
-                        raise self.fail(self.key(name, ps.id), f"{other!r} is not another pair")
+                        raise self.fail(self.key(name, ps.id), "not_other_pair", other=other)
                 setattr(ps, name, ids)
             ps.supply = d.get("supply", True)
             ps.charges = d.get("charges", 0)
             most = max(i.value for i in rules.craft[ps.pair.craft_set] if i.kind == "reroll")
             if not 0 <= ps.charges < most:
-                raise self.fail(self.key("charges", ps.id), f"re-rolls left from a used "
-                                f"talisman: 0..{most - 1} (a talisman gives {most})")
+                raise self.fail(self.key("charges", ps.id), "charges", top=most - 1, most=most)
             ps.rested = d.get("rested", False)
             if ps.rested and self.phase not in ("comm", "mana"):
-                raise self.fail(self.key("rested", ps.id), "a 休息 chosen in the action phase: "
-                                "only with phase = \"comm\" or \"mana\"")
+                raise self.fail(self.key("rested", ps.id), "rested")
             self.check_pair(ps, rules)
         for ps in pairs:
             for other in sorted(ps.allies):
                 if ps.id not in by_id[other].allies:
-                    raise self.fail(self.key("allies", ps.id), f"an alliance is mutual: {other!r} "
-                                    f"does not list {ps.id!r}")
+                    raise self.fail(self.key("allies", ps.id), "mutual", other=other, pid=ps.id)
         return self.check_battles(pairs)
 
     def check_pair(self, ps: PairState, rules: Rules) -> None:
         top = ps.max_mana(rules)
         vanish = rules.mana["vanish_at"]
         if ps.mana > top:
-            raise self.fail(self.key("mana", ps.id), f"{ps.mana} is above the maximum {top} "
-                            "(Lv + 魔力 + 100; every gain stops there)")
+            raise self.fail(self.key("mana", ps.id), "mana_max", mana=ps.mana, top=top)
         if ps.alive and self.phase == "events" and ps.mana <= vanish:
-            raise self.fail(self.key("mana", ps.id), f"a servant at {vanish} or below vanishes "
-                            "at the end of a turn: it cannot start one")
+            raise self.fail(self.key("mana", ps.id), "mana_vanishes", vanish=vanish)
         if ps.out_reason == "vanished" and ps.mana > vanish:
-            raise self.fail(self.key("mana", ps.id), f"a servant vanishes at {vanish} or below, "
-                            f"not at {ps.mana}")
+            raise self.fail(self.key("mana", ps.id), "vanished_mana", vanish=vanish, mana=ps.mana)
         if ps.out_reason == "defeated" and ps.losses == 0:
-            raise self.fail(self.key("losses", ps.id), "a defeated pair lost a battle: at least 1")
+            raise self.fail(self.key("losses", ps.id), "defeated")
         own = {i.id for i in rules.craft[ps.pair.craft_set]}
         for item in ps.items:
             if item not in own:
-                raise self.fail(self.key(f"items.{item}", ps.id), f"not an item of the pair's "
-                                f"craft set {ps.pair.craft_set!r} ({sorted(own)})")
+                raise self.fail(self.key(f"items.{item}", ps.id), "item_set",
+                                set=ps.pair.craft_set, items=sorted(own))
 
     def check_battles(self, pairs: list[PairState]) -> int:
         """Every battle gives each pair in it one win or one loss, with at least one winning
@@ -202,12 +194,11 @@ class Start:
         losses = sum(p.losses for p in pairs)
         low, high = most.wins + most.losses, min(wins, losses)
         if low > high:
-            raise self.fail(self.key("wins", most.id), f"{most.id} fought {low} battles, but the "
-                            f"others' wins and losses ({wins} wins, {losses} losses in all) leave "
-                            f"room for {high}")
+            raise self.fail(self.key("wins", most.id), "battles_room", pid=most.id, low=low,
+                            wins=wins, losses=losses, high=high)
         if self.battles is None:
             return low
         if not low <= self.battles <= high:
-            raise self.fail(self.key("battles"), f"the pairs' wins and losses allow {low}..{high} "
-                            f"battles, not {self.battles}")
+            raise self.fail(self.key("battles"), "battles", low=low, high=high,
+                            battles=self.battles)
         return self.battles

@@ -20,6 +20,7 @@ from fuyuki.core.data import package_file
 from fuyuki.core.events import Event
 
 _registered = False
+_reasons: list[bool] = []
 
 
 def _ensure() -> None:
@@ -32,6 +33,31 @@ def _ensure() -> None:
 def t(lang: str, key: str, **params: Any) -> str:
     _ensure()
     return i18n.tr(lang, "rpg." + key, **params)
+
+
+def war_reason(code: str, **params: Any) -> tuple[str, str, dict[str, Any]]:
+    """An error reason that reads in the user's language: its English text, its code
+    ``war_<code>`` (``load.reason.war_<code>``, src/fuyuki/rpg/data/reasons) and its params."""
+    if not _reasons:
+        i18n.register("load.reason", package_file("fuyuki.rpg", "data", "reasons"))
+        _reasons.append(True)
+    shown = {k: ", ".join(map(str, v)) if isinstance(v, (list, tuple, set)) else v
+             for k, v in params.items()}
+    return i18n.tr("en", f"load.reason.war_{code}", **shown), f"war_{code}", shown
+
+
+def scenario_error(file: str, key: str, code: str, **params: Any) -> Exception:
+    """A ScenarioError of ``file``'s ``key`` with the reason ``war_<code>``."""
+    from fuyuki.core.errors import ScenarioError
+
+    text, full, shown = war_reason(code, **params)
+    return ScenarioError(file, key, text, full, **shown)
+
+
+def table_error(t: Any, name: str, code: str, **params: Any) -> Exception:
+    """The error (of the table's own kind) of the key ``name`` of a loaded table ``t``."""
+    text, full, shown = war_reason(code, **params)
+    return t.fail(name, text, full, **shown)
 
 
 def texts(key: str, **params: Any) -> dict[str, str]:

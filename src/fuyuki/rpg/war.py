@@ -52,8 +52,7 @@ class War:
             self.turn, self.first_phase = start.turn - 1, start.phase
             out = [p for p in self.pairs if not p.alive]
             if out and self.end_reason():
-                raise start.fail(start.key("out", out[-1].id), "the war would already be over: "
-                                 "one faction (or one pair, or none) is left")
+                raise start.fail(start.key("out", out[-1].id), "over")
         self.dice: CommittedDice | None = None
         self.submissions: list[tuple[int, Any]] = []
         self._result: dict[str, Any] | None = None
