@@ -90,21 +90,7 @@ def mutate_json(text: str, rng: random.Random) -> str:
         data["config"][rng.choice(CONFIG_KEYS)] = rng.choice(EVIL_JSON + [
             {"camps": {"0": {"hand": ["x"]}}}, {"turn": 99}, [1, 2, 3, 4, 5, 6] * 3])
         return json.dumps(data, ensure_ascii=False)
-    paths: list[list] = []
-
-    def walk(node, path):
-        paths.append(path)
-        if isinstance(node, dict):
-            for k, v in node.items():
-                walk(v, path + [k])
-        elif isinstance(node, list):
-            for k, v in enumerate(node[:40]):
-                walk(v, path + [k])
-
-    walk(data, [])
-    config = [p for p in paths if p[:1] == ["config"]]
-    # half of the mutants change the settings (few nodes), half anything (mostly moves)
-    path = rng.choice(config if config and rng.random() < 0.5 else paths[1:] or paths)
+    path = pick_path(data, rng, 40)
     if not path:
         return json.dumps(rng.choice(EVIL_JSON))
     parent = data
@@ -116,6 +102,45 @@ def mutate_json(text: str, rng: random.Random) -> str:
     else:
         parent[key] = rng.choice(EVIL_JSON)
     return json.dumps(data, ensure_ascii=False)
+
+
+def pick_path(data, rng: random.Random, width: int) -> list:
+    """The key path of a node of a save (``[]``: the whole): half of the time one of the
+    settings (few nodes), else any (mostly moves; the first ``width`` items of each list)."""
+    paths: list[list] = []
+
+    def walk(node, path):
+        paths.append(path)
+        if isinstance(node, dict):
+            for k, v in node.items():
+                walk(v, path + [k])
+        elif isinstance(node, list):
+            for k, v in enumerate(node[:width]):
+                walk(v, path + [k])
+
+    walk(data, [])
+    config = [p for p in paths if p[:1] == ["config"]]
+    return rng.choice(config if config and rng.random() < 0.5 else paths[1:] or paths)
+
+
+def place(tmp: Path, kind: str, k: int, name: str, text: str) -> Path:
+    """Write mutant ``k`` of a file ``name``: a board pack's file into a copy of the pack (the
+    pack's directory is returned), any other as a file of its own."""
+    if kind == "board_pack":
+        target = tmp / f"pack{k}"
+        shutil.copytree(package_file("fuyuki.board", "data"), target)
+        write(target / name, text)
+    else:
+        target = tmp / f"{kind}{k}{Path(name).suffix or '.txt'}"
+        write(target, text)
+    return target
+
+
+def remove(target: Path) -> None:
+    if target.is_dir():
+        shutil.rmtree(target)
+    else:
+        target.unlink()
 
 
 def write(path: Path, text: str) -> None:
@@ -201,17 +226,19 @@ def war_save_text(moves: int) -> str:
 
 
 def war_log_text() -> str:
-    from fuyuki.core.dice import CommittedDice, derive_secret
+    """A published log as ``war new --log`` writes it today (a one-turn war)."""
+    import tempfile
 
-    lines = ["【聖杯戦争開始】"]
-    for turn in (1, 2):
-        d = CommittedDice(derive_secret("fuzz", f"turn/{turn}"))
-        lines.append(f"#DICE COMMIT t{turn} {d.commitment}")
-        for k in range(6):
-            v = d.roll(f"t{turn}/r{k}", 100)
-            lines += [f"#DICE ROLL {k + 1} t{turn}/r{k} 1D100 {v}", f"(1D100<=50) ＞ {v}"]
-        lines.append(f"#DICE REVEAL t{turn} {d.secret.hex()} 6")
-    return "\n".join(lines) + "\n"
+    from typer.testing import CliRunner
+
+    from fuyuki.cli.main import app
+
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "war.log"
+        res = CliRunner().invoke(app, ["war", "new", "--auto", "--turns", "1", "--seed", "fuzz",
+                                       "--quiet", "--log", str(path)])
+        assert res.exit_code == 0, res.output
+        return path.read_text("utf-8")
 
 
 def bases() -> dict[str, list[tuple[str, str]]]:
@@ -243,7 +270,6 @@ def fuzz(tmp: Path, per_kind: int, seed: int = 0) -> Report:
 
     report = Report()
     rng = random.Random(seed)
-    pack_dir = package_file("fuyuki.board", "data")
     for kind, files in bases().items():
         for label, special in (("missing", tmp / "no-such-file"), ("directory", tmp)):
             run_one(KINDS, kind, special, report, label)
@@ -252,16 +278,210 @@ def fuzz(tmp: Path, per_kind: int, seed: int = 0) -> Report:
             is_json = name.endswith(".json")
             mutant = (mutate_json(text, rng) if is_json
                       else mutate_text(text, rng, EVIL_TOML))
-            if kind == "board_pack":
-                target = tmp / f"pack{k}"
-                shutil.copytree(pack_dir, target)
-                write(target / name, mutant)
-            else:
-                target = tmp / f"{kind}{k}{Path(name).suffix or '.txt'}"
-                write(target, mutant)
+            target = place(tmp, kind, k, name, mutant)
             run_one(KINDS, kind, target, report, f"#{k} from {name}")
-            if kind == "board_pack":
-                shutil.rmtree(target)
-            else:
-                target.unlink()
+            remove(target)
     return report
+
+
+# -- structural mutations (issue 47 item 6) -----------------------------------------------------
+# Beyond replacing one value: nesting hundreds of levels deep, a value of another type (a table,
+# a date, an array of tables), Unicode that looks like text but is not what it seems (a lone
+# surrogate, zero-width and right-to-left marks, full-width digits, U+2028), a file cut short
+# (in the middle of a character too), CRLF / CR / BOM, numbers far beyond any range, keys
+# given twice, and saves whose moves are shuffled, cut, duplicated or given to other seats.
+
+#: invisible or look-alike characters a file may hide in a string
+SNEAKY = ["\u200b", "\u200d", "\u202e", "\u200f", "\u2066", "\ufeff", "\u0301", "\u2028",
+          "\u00a0", "\u3000", "\u0085"]
+FULL_WIDTH = str.maketrans("0123456789", "０１２３４５６７８９")
+#: values of another type (TOML)
+TOML_TYPES = ["{}", "[{}]", "[[1], [2]]", "1979-05-27T07:32:00Z", "07:32:00", "1979-05-27",
+              '"""a\nb"""', "{ ja = 1, en = [] }", "true", "-0.0", "nan", "-inf", "1e400",
+              "0x7fffffffffffffff", "9223372036854775808", "-9223372036854775809", "1" + "0" * 400,
+              "[]", '""', "'''x'''", '"\\u202e"', '"\\ud800"', "３", "１２"]
+#: values of another type (JSON text)
+JSON_TYPES = ["1e400", "-1e400", "1" + "0" * 400, "1" + "0" * 5000, "-0", "1.0", "0.5", "true",
+              "null", "[]", "{}", '"\\ud800"', '"\\udfff x"', '"x\\u200b"', '"\\u202e"', '"３"',
+              "[[[[[]]]]]", '{"": {}}', "[0, 0, 0]", "-1", "99", "4294967296"]
+
+_DEEP = "\x00deep\x00"
+
+
+def _deep(rng: random.Random, json_text: bool) -> str:
+    n = rng.choice([40, 49, 120, 600, 3000])
+    if rng.random() < 0.5:
+        return "[" * n + "1" + "]" * n
+    if json_text:
+        return '{"a":' * n + "1" + "}" * n
+    return "{ a = " * n + "1" + " }" * n
+
+
+def _cut(text: str, rng: random.Random) -> str:
+    """``text`` cut at a random byte (in the middle of a character too: not UTF-8)."""
+    raw = text.encode("utf-8", "surrogateescape")
+    return raw[:rng.randrange(len(raw) + 1)].decode("utf-8", "surrogateescape")
+
+
+def _line_ends(text: str, rng: random.Random) -> str:
+    op = rng.randrange(6)
+    if op == 0:
+        return text.replace("\n", "\r\n")
+    if op == 1:
+        return text.replace("\n", "\r")
+    if op == 2:
+        return "\ufeff" + text.replace("\n", "\r\n")
+    if op == 3:
+        return "\ufeff\ufeff" + text
+    if op == 4:   # a BOM, a NEL or a line separator in the middle
+        k = rng.randrange(len(text) + 1)
+        return text[:k] + rng.choice(["\ufeff", "\u0085", "\u2028", "\r", "\x0c"]) + text[k:]
+    lines = text.split("\n")
+    return "\n".join(line + ("\r" if rng.random() < 0.5 else "") for line in lines)
+
+
+def _sneak(s: str, rng: random.Random) -> str:
+    """A string with a sneaky character inside, or its digits full-width."""
+    if rng.random() < 0.3 and any(c.isdigit() for c in s):
+        return s.translate(FULL_WIDTH)
+    k = rng.randrange(len(s) + 1)
+    return s[:k] + rng.choice(SNEAKY) + s[k:]
+
+
+def structural_toml(text: str, rng: random.Random) -> str:
+    """One structural mutation of a TOML file."""
+    lines = text.splitlines()
+    if not lines:
+        return _deep(rng, False)
+    kv = [k for k, line in enumerate(lines) if _KV.match(line)]
+    op = rng.randrange(10)
+    if op == 0 and kv:                       # a value nested hundreds of levels deep
+        k = rng.choice(kv)
+        m = _KV.match(lines[k])
+        assert m
+        lines[k] = m.group(1) + _deep(rng, False)
+    elif op == 1:                            # a deep key of its own, at the top or in a table
+        lines.insert(rng.choice([0, rng.randrange(len(lines) + 1)]),
+                     "deep = " + _deep(rng, False))
+    elif op == 2 and kv:                     # a value of another type
+        k = rng.choice(kv)
+        m = _KV.match(lines[k])
+        assert m
+        lines[k] = m.group(1) + rng.choice(TOML_TYPES)
+    elif op == 3:                            # a table becomes a value, an array of tables a table
+        heads = [k for k, line in enumerate(lines) if line.startswith("[")]
+        if heads:
+            k = rng.choice(heads)
+            name = lines[k].strip("[] ")
+            lines[k] = rng.choice([f"{name} = 1", f"[{name}]", f"[[{name}]]", f"[{name}.x]",
+                                   f"[{name}]\n[{name}]"])
+    elif op == 4:                            # Unicode inside a string (ids, names, values)
+        spots = [(k, m) for k, line in enumerate(lines) for m in _STRING.finditer(line)]
+        if spots:
+            k, m = rng.choice(spots)
+            lines[k] = lines[k][:m.start() + 1] + _sneak(m.group()[1:-1], rng) + \
+                lines[k][m.end() - 1:]
+    elif op == 5:                            # a number far out of range, or full-width
+        spots = [(k, m) for k, line in enumerate(lines) for m in _NUMBER.finditer(line)]
+        if spots:
+            k, m = rng.choice(spots)
+            new = rng.choice(["1" + "0" * 400, "-" + "9" * 30, "1e400", "9223372036854775808",
+                              m.group().translate(FULL_WIDTH), "0x10", "1_000", "+1", "0o7"])
+            lines[k] = lines[k][:m.start()] + new + lines[k][m.end():]
+    elif op == 6 and kv:                     # a key given twice (in the same table)
+        k = rng.choice(kv)
+        lines.insert(k + 1, lines[k])
+    elif op == 7:
+        return _cut(text, rng)
+    elif op == 8:
+        return _line_ends(text, rng)
+    else:                                    # a key's name in invisible or look-alike letters
+        if kv:
+            k = rng.choice(kv)
+            lines[k] = _sneak(lines[k].lstrip(), rng) if rng.random() < 0.5 else \
+                lines[k].lstrip().translate(str.maketrans("aeio", "аеіо"))  # Cyrillic
+    return "\n".join(lines) + "\n"
+
+
+def structural_json(text: str, rng: random.Random) -> str:
+    """One structural mutation of a JSON save."""
+    op = rng.randrange(9)
+    if op == 7:
+        return _cut(text, rng)
+    if op == 8:
+        return _line_ends(json.dumps(json.loads(text), ensure_ascii=False, indent=1), rng)
+    data = json.loads(text)
+    subs = data.get("submissions") if isinstance(data, dict) else None
+    if op == 6 and isinstance(subs, list) and subs:   # a bad save: the moves tampered with
+        how = rng.randrange(6)
+        if how == 0:
+            rng.shuffle(subs)
+        elif how == 1:
+            del subs[rng.randrange(len(subs))]
+        elif how == 2:
+            k = rng.randrange(len(subs))
+            subs.insert(k, subs[k])
+        elif how == 3:
+            subs[rng.randrange(len(subs))][0] = rng.choice([-1, 99, 2**70, 1.0, "0", None])
+        elif how == 4:
+            data["seed"] = rng.choice([-1, 2**70, 1.5, True, "1", [1]])
+        else:
+            data["game"] = rng.choice(["sbb", "board", "rpg-war", "sbb-judge", "", "ＳＢＢ"])
+        return json.dumps(data, ensure_ascii=rng.random() < 0.5)
+    path = pick_path(data, rng, 60)
+    parent, key = None, None
+    node = data
+    for k in path:
+        parent, key, node = node, k, node[k]
+    if parent is None:
+        return rng.choice(JSON_TYPES)
+    if op <= 1:                               # nested hundreds of levels deep
+        parent[key] = _DEEP
+        return json.dumps(data).replace(json.dumps(_DEEP), _deep(rng, True))
+    if op == 2:                               # a value of another type
+        parent[key] = _DEEP
+        return json.dumps(data).replace(json.dumps(_DEEP), rng.choice(JSON_TYPES))
+    if op == 3:                               # Unicode in a string or a key
+        if isinstance(node, str):
+            parent[key] = _sneak(node, rng)
+        elif isinstance(parent, dict):
+            parent[_sneak(str(key), rng)] = parent.pop(key)
+        else:
+            parent[key] = _sneak(json.dumps(node), rng)
+        return json.dumps(data, ensure_ascii=rng.random() < 0.5)
+    if op == 4 and isinstance(parent, dict):  # a key given twice: the last one counts
+        parent[key] = _DEEP
+        dup = f"{json.dumps(str(key))}: {rng.choice(JSON_TYPES)}, {json.dumps(str(key))}: "
+        return json.dumps(data).replace(f"{json.dumps(str(key))}: {json.dumps(_DEEP)}",
+                                        dup + json.dumps(node), 1)
+    parent[key] = _DEEP                       # a lone surrogate where a value was
+    return json.dumps(data).replace(json.dumps(_DEEP), rng.choice(['"\\ud800"', '"a\\udc00b"']))
+
+
+def structural_lines(text: str, rng: random.Random) -> str:
+    """One structural mutation of a text of lines (a published log): a sneaky character or
+    full-width digits in a line, a line swapped, doubled or dropped, a number far out of
+    range, the file cut short, other line ends."""
+    lines = text.split("\n")
+    op = rng.randrange(7)
+    k = rng.randrange(len(lines))
+    if op == 0:
+        lines[k] = _sneak(lines[k], rng)
+    elif op == 1:
+        j = rng.randrange(len(lines))
+        lines[k], lines[j] = lines[j], lines[k]
+    elif op == 2:
+        lines.insert(k, lines[rng.randrange(len(lines))])
+    elif op == 3:
+        del lines[k]
+    elif op == 4:
+        spots = [(i, m) for i, line in enumerate(lines) for m in _NUMBER.finditer(line)]
+        if spots:
+            i, m = rng.choice(spots)
+            lines[i] = lines[i][:m.start()] + rng.choice(
+                ["1" + "0" * 400, "-1", m.group().translate(FULL_WIDTH)]) + lines[i][m.end():]
+    elif op == 5:
+        return _cut(text, rng)
+    else:
+        return _line_ends(text, rng)
+    return "\n".join(lines)

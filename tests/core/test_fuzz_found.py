@@ -1,0 +1,34 @@
+"""What the structural fuzz (tests/core/test_fuzz_commands.py) found, one test each: the
+input it made, shrunk to the point, and the one line it must end in."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from fuyuki.core.data import package_file
+from fuyuki.rpg.roster import MAX_NUMBER
+from tests.core.test_deep_files import run
+from tests.core.test_user_files import one_error_line
+
+ROSTER = package_file("fuyuki.rpg", "data", "roster.toml")
+
+
+HUGE = "1" + "0" * 400
+
+
+@pytest.mark.parametrize("pattern, value, key", [
+    (r"lv = \d+", f"lv = {HUGE}", "lv"), (r"lv = \d+", f"lv = {MAX_NUMBER + 1}", "lv"),
+    (r'"筋力" = \d+', f'"筋力" = {HUGE}', "筋力"),
+    (r"\[\[pair\]\]\n", f"[[pair]]\nmana = -{HUGE}\n", "mana"),
+])
+def test_a_roster_number_beyond_any_rule_is_refused_before_the_war(tmp_path, pattern, value,
+                                                                      key):
+    """A servant of Lv 10^400 made the bots' float arithmetic overflow mid-war."""
+    text, n = re.subn(pattern, value, ROSTER.read_text("utf-8"), count=1)
+    assert n == 1
+    p = tmp_path / "roster.toml"
+    p.write_text(text, "utf-8")
+    one_error_line(run("war", "new", "--roster", p, "--auto", "--turns", "1", "--lang", "en"),
+                   "roster.toml", key)
