@@ -107,7 +107,7 @@ def test_a_replays_seat_is_one_of_the_games_seats(saves, command, save, seats, s
     if 0 <= int(seat) < seats:
         assert res.exit_code == 0 and res.exception is None, res.output
     else:
-        one_error_line(res, "--seat", seat, f"from 0 to {seats - 1}")
+        one_error_line(res, "--seat", f"0 to {seats - 1}, not {seat}")
 
 
 @pytest.mark.parametrize("setup, key", [

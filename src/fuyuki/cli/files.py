@@ -35,8 +35,8 @@ def seat_option(seat: int | None, seats: int) -> int | None:
     """A replay's ``--seat``: ``None`` (the public view) or one of the game's ``seats``; any
     other number is a DataError naming the option."""
     if seat is not None and not 0 <= seat < seats:
-        raise DataError("--seat", str(seat), f"must be a seat from 0 to {seats - 1}",
-                        "seat_range", hi=seats - 1)
+        raise DataError("--seat", "seat", f"must be 0 to {seats - 1}, not {seat}", "between",
+                        lo=0, hi=seats - 1, got=seat)
     return seat
 
 
