@@ -9,6 +9,7 @@ import pytest
 
 from fuyuki.core.data import package_file
 from fuyuki.rpg.roster import MAX_NUMBER
+from tests.core.fuzz import ROOT
 from tests.core.test_deep_files import run
 from tests.core.test_user_files import one_error_line
 
@@ -32,3 +33,21 @@ def test_a_roster_number_beyond_any_rule_is_refused_before_the_war(tmp_path, pat
     p.write_text(text, "utf-8")
     one_error_line(run("war", "new", "--roster", p, "--auto", "--turns", "1", "--lang", "en"),
                    "roster.toml", key)
+
+
+@pytest.mark.parametrize("value", ["1.5", "[1]", '"x"'])
+def test_a_battle_cases_state_override_that_is_not_a_table(tmp_path, value):
+    """``a_set = 1.5`` in an RPG battle case was a TypeError (the cases are read by the suite
+    through fuyuki.rpg.cases)."""
+    from fuyuki.core.errors import ScenarioError
+    from fuyuki.rpg.cases import load_cases, run_case
+    from fuyuki.rpg.rules import default_rules
+
+    text = (ROOT / "tests" / "rpg" / "cases" / "retreat.toml").read_text("utf-8")
+    p = tmp_path / "case.toml"
+    p.write_text(text.replace('b = "b_hidden"\n', f'b = "b_hidden"\na_set = {value}\n', 1),
+                 "utf-8")
+    cases, sheets = load_cases(p)
+    with pytest.raises(ScenarioError) as exc:
+        run_case(cases[0], default_rules(), sheets)
+    assert exc.value.key == "case[0].a_set"

@@ -66,7 +66,10 @@ def _pair_dicts(case: Table, key: str, sheets: dict[str, Any]) -> list[dict[str,
         if not isinstance(d, dict):
             raise case.fail(f"{key}[{i}]", "must be a pair table or a sheet name")
         d = copy.deepcopy(d)
-        over = case.data.get(f"{key}{i + 1}_set" if len(raw) > 1 else f"{key}_set", {})
+        name = f"{key}{i + 1}_set" if len(raw) > 1 else f"{key}_set"
+        over = case.data.get(name, {})
+        if not isinstance(over, dict):
+            raise case.fail(name, "must be a table of the state to set")
         d.update(copy.deepcopy(over))
         d["id"] = f"{key}{i + 1}"
         out.append(d)
