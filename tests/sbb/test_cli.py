@@ -116,3 +116,19 @@ def test_hard_bots_with_an_iteration_budget_replay_the_same_game():
     assert "Winner" in first.output and first.output == second.output
     bad = runner.invoke(app, args[:-4] + ["--bot-iterations", "0", "--lang", "en"])
     assert bad.exit_code == 2 and "--bot-iterations" in bad.output
+
+
+def test_judge_sends_a_scenario_to_its_games_judge_by_its_game_key(tmp_path):
+    """`fuyuki judge FILE`: ``game = "board"`` / ``"war"`` goes to that game's judge; another
+    game, or Servant Big Battle's options on another game's scenario, is one line, exit 2."""
+    board = Path(__file__).parents[1] / "board" / "scenarios" / "move_edge_stays.toml"
+    r = runner.invoke(app, ["judge", str(board), "--lang", "en"])
+    assert r.exit_code == 0, r.output
+    r = runner.invoke(app, ["judge", str(board), "--edition", "v1.0"])
+    assert r.exit_code == 2 and len(r.output.strip().splitlines()) == 1
+    assert "sbb" in r.output and "Traceback" not in r.output
+    other = tmp_path / "chess.toml"
+    other.write_text('game = "chess"\n', encoding="utf-8")
+    for lang, words in (("ja", "どれか"), ("en", "must be one of")):
+        r = runner.invoke(app, ["judge", str(other), "--lang", lang])
+        assert r.exit_code == 2 and words in r.output and "'chess'" in r.output, r.output

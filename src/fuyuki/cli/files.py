@@ -79,6 +79,32 @@ def scenario(path: str | Path, lang: str = "en", cards: str | None = None,
     return judge(path, lang, cards, edition, mode, options)
 
 
+#: ``game = ...`` in a scenario file: which judge resolves it (absent: Servant Big Battle).
+SCENARIO_JUDGES = {"board": "fuyuki.board.judge", "war": "fuyuki.rpg.judge"}
+
+
+def scenario_game(path: str | Path) -> str:
+    """The game a scenario file is about: its ``game`` key (``sbb`` when absent)."""
+    from fuyuki.core.data import read_toml
+    from fuyuki.core.errors import ScenarioError
+
+    game = read_toml(path, ScenarioError).get("game", "sbb")
+    if not isinstance(game, str) or (game != "sbb" and game not in SCENARIO_JUDGES):
+        allowed = ", ".join(["sbb", *SCENARIO_JUDGES])
+        raise ScenarioError(str(path), "game", f"must be one of {allowed}, not {game!r}", "choice",
+                            allowed=allowed, got=repr(game))
+    return str(game)
+
+
+def game_judge(game: str, path: str | Path, lang: str):
+    """``fuyuki judge FILE`` for the board game or the RPG war: the scenario run by its game's
+    judge (``judge(path, lang)``): ``.log`` (the explanation in ``lang``), ``.result`` (JSON),
+    ``.failures`` (expectations the run did not meet, one line each)."""
+    from importlib import import_module
+
+    return import_module(SCENARIO_JUDGES[game]).judge(str(path), lang)
+
+
 def sbb_save(path: str | Path, lang: str = "en"):
     """``fuyuki replay FILE``: the saved game replayed (another game's record: a FuyukiError
     naming the command that replays it)."""

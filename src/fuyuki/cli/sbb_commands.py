@@ -9,7 +9,8 @@ from typing import Any, Optional
 import typer
 from rich.console import Console
 
-from fuyuki.cli.files import fail, sbb_rules, sbb_save, scenario, seat_option
+from fuyuki.cli.files import (fail, game_judge, sbb_rules, sbb_save, scenario, scenario_game,
+                              seat_option)
 from fuyuki.core.errors import DataError, FuyukiError
 from fuyuki.core.load import check_output, unfinished_line
 
@@ -257,9 +258,29 @@ def register(app: typer.Typer) -> None:
         mode: Optional[str] = typer.Option(None, help="override the scenario's mode"),
         option: list[str] = typer.Option([], "--option", help="override the scenario's options"),
     ) -> None:
-        """Resolve one round of a scenario and explain every step."""
+        """Resolve a scenario and explain every step: a Servant Big Battle round, or a board
+        game or RPG war situation (the file's ``game = "board"`` / ``game = "war"``)."""
         console = Console(highlight=False)
         _check_lang(lang)
+        try:
+            game = scenario_game(file)
+            if game != "sbb":
+                if cards or edition or mode or option:
+                    raise DataError(str(file), "game", "--cards, --edition, --mode and --option "
+                                    "are for a Servant Big Battle scenario", "choice",
+                                    allowed="sbb", got=repr(game))
+                judged = game_judge(game, file, lang)
+        except FuyukiError as exc:
+            fail(exc, lang)
+        if game != "sbb":
+            if as_json:
+                print(json.dumps(judged.result, ensure_ascii=False, indent=1))
+            else:
+                for line in judged.log:
+                    console.print(line, markup=False)
+            for line in judged.failures:
+                typer.echo(line, err=True)
+            raise typer.Exit(1 if judged.failures else 0)
         try:
             verdict = scenario(file, lang, str(cards) if cards else None, edition, mode,
                                tuple(option) or None)
