@@ -1,5 +1,7 @@
 """Battle rules checked on the decisions themselves (who is asked, in which order)."""
 
+from dataclasses import replace
+
 from fuyuki.core.dice import FixedDice
 from fuyuki.rpg.battle_game import BattleGame
 from fuyuki.rpg.roster import parse_pair
@@ -90,12 +92,33 @@ def test_the_seal_stat_boost_has_no_limit_per_servant():
     assert g.states[0].seals == 0 and g.pending()[1].kind == "prepare"
 
 
-def test_a_retreat_cannot_be_paid_with_mana_the_servant_does_not_have():
-    # step 7: 100 mana stands in for a 令呪 only while the servant stays above −100 [R-19]:
-    # at −110 (after the battle's −30) no mana can be paid; at 60, one 100 (→ −40)
+def test_a_retreat_may_be_paid_into_negative_mana_and_the_servant_then_vanishes_at_the_turn_end():
+    # step 7 「魔力を「１００」点消費することで令呪１画分の代用にできます」 sets no floor [R-19]:
+    # B at -80 loses (-30 after the battle: -110), pays all 300 in mana (-410) and retreats;
+    # 「そのターンの終了時」 the check (-410 + 20) finds it at -100 or below: it vanishes then
+    from tests.rpg.test_war import QUIET, kinds, play, war
+    w, dice = war(QUIET + [1, 51], b_extra={"mana": -80})
+    play(w, {(0, "action"): ["attack:B"], (1, "action"): ["other"], (1, "retreat"): ["pay:0"]})
+    paid = kinds(w, "retreat")[0]
+    assert w.battles == 1 and paid["seals"] == 0 and paid["mana"] == 300
+    assert [e.kind for e in w.events].index("retreat") < [e.kind for e in w.events].index("vanish")
+    assert w.pairs[1].seals == 3 and w.pairs[1].mana == -410 + 20
+    assert w.pairs[1].out_reason == "vanished" and w.pairs[1].losses == 1
+    # mana recovered before the check saves it: three 令呪 for +100 each, -410 + 20 + 300 = -90
+    w, dice = war(QUIET + [1, 51], b_extra={"mana": -80})
+    play(w, {(0, "action"): ["attack:B"], (1, "action"): ["other"], (1, "retreat"): ["pay:0"],
+             (1, "mana"): ["seal", "seal", "seal", "done"]})
+    assert w.pairs[1].alive and w.pairs[1].mana == -90 and not kinds(w, "vanish")
+
+
+def test_with_the_variant_mana_above_vanish_a_retreat_is_paid_only_while_the_servant_stays_above_it():
+    # retreat.mana_above_vanish = true (a group's stricter reading of step 6) [R-19]: at -110
+    # (after the battle's -30) no mana can be paid; at 60, one 100 (-> -40), not two or three
+    rules = default_rules()
+    strict = replace(rules, retreat={**rules.retreat, "mana_above_vanish": True})
     for mana, legal in ((-80, ["stay", "pay:3"]), (90, ["stay", "pay:2", "pay:3"])):
         dice = FixedDice([1, 1])
-        g = BattleGame(default_rules(), ([pair("a", 31)], [pair("b")]), lambda: dice,
+        g = BattleGame(strict, ([pair("a", 31)], [pair("b")]), lambda: dice,
                        lineups=("servant|master", "servant|master"),
                        setup=lambda states, m=mana: setattr(states[1], "mana", m))
         answer_until(g, "pick_stat")

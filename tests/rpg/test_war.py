@@ -188,14 +188,13 @@ def test_soul_eating_unnoticed_gains_100_and_full_fills_up():
 
 def test_soul_eating_detected_and_a_hostile_intervention_won_by_the_intervener_fails_it():
     # detection 50 <= 50; B intervenes: battle B (attacker) vs R; equal 敏捷, the defender R
-    # has initiative; all draws (0/3/0 = 50%); the d100 51 fails: B wins; R (at -20, so no
-    # 100 mana to stand in for a 令呪) retreats with its 3 令呪
+    # has initiative; all draws (0/3/0 = 50%); the d100 51 fails: B wins; R retreats (pay:0)
     w, dice = war(QUIET + [50, 1, 51], r_extra={"mana": 10})
     play(w, {(0, "action"): ["soul"], (1, "action"): ["other"], (1, "intervene"): ["intervene"],
-             (0, "retreat"): ["pay:3"]})
+             (0, "retreat"): ["pay:0"]})
     dice.check_all_used()
     assert kinds(w, "soul_fail") and not kinds(w, "soul_ok")
-    assert w.pairs[0].mana == 10 - 30 + 20 - 30       # no 令呪 left at the check: -Lv/2
+    assert w.pairs[0].mana == 10 - 30 - 300 + 20
 
 
 def test_soul_eating_detected_but_ignored_succeeds():
@@ -236,7 +235,7 @@ def test_alliance_offer_accepted_makes_allies_and_the_ally_defends():
     # turn 1: B offers C an alliance (same faction); turn 2: R attacks B, C joins B's side
     answers = {(0, "action"): ["other", "attack:B"], (1, "action"): ["other", "other"],
                (2, "action"): ["other", "other"], (1, "comm"): ["offer:C"],
-               (2, "alliance"): ["accept"], (1, "abandon"): [], (0, "retreat"): ["pay:1"]}
+               (2, "alliance"): ["accept"], (1, "abandon"): [], (0, "retreat"): ["pay:0"]}
     play(w, answers)
     assert w.pairs[1].allies == {"C"} and w.pairs[2].allies == {"B"}
     start = kinds(w, "battle_start")[0]

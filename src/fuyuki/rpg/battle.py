@@ -476,10 +476,9 @@ class Battle:
                         penalty=r.shortage_penalty(f.ps.mana))
 
     def mana_units(self, p: PairState) -> int:
-        """How many times ``p``'s servant can pay 100 mana for a 令呪 [R-19]: while it stays
-        above the vanishing line after paying (a retreat keeps the pair in the war; the seed's
-        step 6 makes a servant at −100 or below unable to stay), or without limit when the
-        rules allow any debt."""
+        """How many times ``p``'s servant can pay 100 mana for a 令呪 [R-19]: without limit
+        (even into the vanishing line; the end-of-turn check then applies), or, with the
+        variant ``retreat.mana_above_vanish``, only while it stays above that line."""
         r = self.rules
         per = r.retreat["mana_per_seal"]
         if not r.retreat["mana_above_vanish"]:
