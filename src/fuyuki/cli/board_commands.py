@@ -35,6 +35,22 @@ def _check_lang(lang: str) -> str:
     return lang
 
 
+BOTS = ("random", "heuristic")
+
+
+def bots_error(bots: str) -> DataError:
+    """``--bots`` names no board bot."""
+    return DataError("--bots", "bots", "must be random or heuristic", "choice",
+                     allowed=" | ".join(BOTS), got=repr(bots))
+
+
+def players_error(players: int, camps: int) -> None:
+    """``--players`` outside 2 to the pack's number of camps: a DataError naming it."""
+    if not 2 <= players <= camps:
+        raise DataError("--players", "players", f"must be 2 to {camps} (the pack has {camps} "
+                        "camps)", "between", lo=2, hi=camps, got=players)
+
+
 def _color(seat: Any) -> str:
     return "white" if seat is None else COLORS[seat % len(COLORS)]
 
@@ -415,18 +431,22 @@ def play(
 
     console = Console()
     _check_lang(lang)
-    if bots not in ("random", "heuristic"):
-        fail(DataError("--bots", "bots", "must be random or heuristic"), lang)
+    if bots not in BOTS:
+        fail(bots_error(bots), lang)
     if seed is None:
         seed = secrets.randbelow(10**9)
     try:
         if save:
             check_output(save, "--save")
+        if camps is None:
+            from fuyuki.board.content import default_pack, load_pack
+            players_error(players, len((load_pack(pack) if pack else default_pack()).camps))
         game = new_game(players=players, seed=seed,
                         camps=[c.strip() for c in camps.split(",")] if camps else None,
                         pack=str(pack) if pack else None)
         if not bots_only and not 0 <= seat < game.n:
-            raise FuyukiError(f"--seat must be 0 to {game.n - 1}")
+            raise DataError("--seat", "seat", f"must be 0 to {game.n - 1}", "between", lo=0,
+                            hi=game.n - 1, got=seat)
         human = None if bots_only else seat
         agents = [make_bot(bots, seed, s) for s in range(game.n)]
         teacher = Teacher(tutorial)
@@ -506,14 +526,11 @@ def simulate_cmd(
         return tr(lang, f"board.ui.{key}", **p)
 
     try:
-        if bots not in ("random", "heuristic"):
-            raise DataError("--bots", "bots", "must be random or heuristic")
+        if bots not in BOTS:
+            raise bots_error(bots)
         if games < 1:
-            raise DataError("--games", "games", "must be at least 1")
-        camps = len(default_pack().camps)
-        if not 2 <= players <= camps:
-            raise DataError("--players", "players", f"must be 2 to {camps} (the pack has "
-                            f"{camps} camps)")
+            raise DataError("--games", "games", "must be at least 1", "low", lo=1, got=games)
+        players_error(players, len(default_pack().camps))
         with Progress(console=Console(stderr=True), transient=True,
                       disable=not progress) as bar:
             task = bar.add_task(t("sim_running"), total=games)

@@ -207,7 +207,8 @@ def register(app: typer.Typer) -> None:
         watch: int | None = None
         if not bots_only:
             if not 0 <= seat < players:
-                fail(DataError("--seat", "seat", f"must be between 0 and {players - 1}"), lang)
+                fail(DataError("--seat", "seat", f"must be between 0 and {players - 1}", "between",
+                               lo=0, hi=players - 1, got=seat), lang)
             seats[seat] = Terminal(console, game, seat, lang, tutorial)
             watch = seat
         console.print(f"[bold]{t(lang, 'screen.title')}[/]  seed={game.record.seed}  "

@@ -68,7 +68,8 @@ def mode_values(name: str) -> dict[str, Any]:
     """The validated values of the mode ``name`` (a DataError names file, key and reason)."""
     known = modes()
     if name not in known:
-        raise DataError("--mode", "mode", f"unknown mode {name!r} (known: {[STANDARD] + known})")
+        raise DataError("--mode", "mode", f"unknown mode {name!r} (known: {[STANDARD] + known})",
+                        "choice", allowed=" | ".join([STANDARD] + known), got=repr(name))
     p = package_file(DATA, "data", "modes", f"{name}.toml")
     t = Table(read_toml(p), str(p))
     t.check_keys(MODE_KEYS)

@@ -85,7 +85,8 @@ class Rules:
 
         reason = player_limit_reason(self, n)
         raise DataError("--players", "players", f"{n} players cannot play {what}: {reason} "
-                        f"(allowed: {list(self.players)})")
+                        f"(allowed: {list(self.players)})", "players_allowed", n=n,
+                        allowed=" | ".join(map(str, self.players)))
 
 
 def _reduce_rules(rules: Rules) -> tuple[Any, ...]:
@@ -117,7 +118,8 @@ def _edition_values(name: str) -> dict[str, Any]:
         p = Path(name)
     elif name not in editions():
         raise DataError("--edition", "edition", f"unknown edition {name!r} (known: {editions()} "
-                        "or a file NAME.toml)")
+                        "or a file NAME.toml)", "choice",
+                        allowed=" | ".join(editions()) + " | NAME.toml", got=repr(name))
     else:
         p = package_file(DATA, "data", "editions", f"{name}.toml")
     t = Table(read_toml(p), str(p))
@@ -206,7 +208,8 @@ def load_rules(edition: str = "final", mode: str | None = None, options: tuple[s
     rules = Rules(cards=cs, **values)
     for opt in options:
         if opt not in OPTIONS:
-            raise DataError("--option", "option", f"unknown option {opt!r} (known: {list(OPTIONS)})")
+            raise DataError("--option", "option", f"unknown option {opt!r} (known: {list(OPTIONS)})",
+                            "choice", allowed=" | ".join(OPTIONS), got=repr(opt))
     rules = replace(
         rules,
         options=tuple(options),

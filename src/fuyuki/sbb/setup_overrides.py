@@ -147,10 +147,12 @@ def _check_fixed(fixed: dict[int, Any], n: int, masters: list[str], servants: li
             raise DataError("--fix", key, f"master {master!r} is set aside in this mode")
         if master not in masters:
             raise DataError("--fix", key, f"master {master!r} is not in these rules "
-                            f"(known: {masters})")
+                            f"(known: {masters})", "choice", allowed=" | ".join(masters),
+                            got=repr(master))
         if servant not in servants:
             raise DataError("--fix", key, f"servant {servant!r} is not in these rules "
-                            f"(known: {servants})")
+                            f"(known: {servants})", "choice", allowed=" | ".join(servants),
+                            got=repr(servant))
         if master in seen_m or servant in seen_s:
             raise DataError("--fix", key, f"{master}+{servant}: a card is fixed twice")
         seen_m.add(master)

@@ -35,7 +35,8 @@ def make_bot(name: str, seed: int = 0, rules: Any = None, iterations: int | None
     name = LEVELS.get(name, name)
     if iterations is not None and (type(iterations) is not int or iterations < 1):
         from fuyuki.core.errors import DataError
-        raise DataError("--bot-iterations", "iterations", f"must be 1 or more, not {iterations!r}")
+        raise DataError("--bot-iterations", "iterations", f"must be 1 or more, not {iterations!r}",
+                        "low", lo=1, got=repr(iterations))
     if name == "random":
         return RandomBot(seed)
     if name == "heuristic":
@@ -45,8 +46,11 @@ def make_bot(name: str, seed: int = 0, rules: Any = None, iterations: int | None
         if iterations is not None:
             kwargs["iterations"] = iterations
         return HardBot(seed, rules=rules, **kwargs)
-    from fuyuki.core.errors import FuyukiError
-    raise FuyukiError(f"unknown bot {name!r} (known: {bot_names()} or easy/normal/hard)")
+    from fuyuki.core.errors import DataError
+    raise DataError("--bots", "bots", f"unknown bot {name!r} (known: {bot_names()} or "
+                    "easy/normal/hard)", "choice",
+                    allowed=" | ".join(dict.fromkeys(bot_names() + ["easy", "normal", "hard"])),
+                    got=repr(name))
 
 
 def play_out(game, bots, *, limit: int | None = None, visit=None) -> int:
