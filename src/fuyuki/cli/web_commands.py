@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import logging
 import re
+import sys
 from pathlib import Path
 from typing import Optional
 
@@ -39,7 +41,13 @@ def register(app: typer.Typer) -> None:
         db: str = typer.Option("", help="postgresql://... to keep the tables in PostgreSQL "
                                         "(default: SQLite in --data)"),
         lang: str = typer.Option("ja", help="message language: ja | en"),
+        log_level: str = typer.Option(
+            "info", help="what the server logs to stderr: debug | info (tables created, "
+                         "started, finished, resumed; refused requests) | warning | error"),
     ) -> None:
+        if log_level not in LOG_LEVELS:
+            typer.echo(f"fuyuki serve: --log-level: one of {' | '.join(LOG_LEVELS)}", err=True)
+            raise typer.Exit(2)
         try:
             import uvicorn
 
@@ -57,8 +65,12 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(2) from None
         url = f"http://{'localhost' if host in ('127.0.0.1', '0.0.0.0') else host}:{port}/"
         typer.echo(("ロビー: " if lang == "ja" else "Lobby: ") + url)
-        uvicorn.Server(server_config(app, host, port, proxy_headers=proxy_headers,
-                                     forwarded_allow_ips=forwarded_allow_ips)).run()
+        handler = configure_logging(log_level)
+        try:
+            uvicorn.Server(server_config(app, host, port, proxy_headers=proxy_headers,
+                                         forwarded_allow_ips=forwarded_allow_ips)).run()
+        finally:
+            logging.getLogger().removeHandler(handler)
 
     @app.command("link", help=HELP_LINK)
     def link(
@@ -107,6 +119,27 @@ def register(app: typer.Typer) -> None:
         typer.echo(t(lang, "link.old"))
 
 
+LOG_LEVELS = ("debug", "info", "warning", "error")
+LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+
+
+def configure_logging(level: str, stream=None) -> logging.Handler:
+    """The log of ``fuyuki serve``: one line per record (time, level, logger, message; an
+    error's traceback below it) on stderr, at ``level`` for fuyuki's loggers. uvicorn's
+    loggers write through the same handler (``server_config`` leaves their configuration
+    alone) at warning and above."""
+    handler = logging.StreamHandler(stream or sys.stderr)
+    handler.setFormatter(logging.Formatter(LOG_FORMAT))
+    root = logging.getLogger()
+    for old in [h for h in root.handlers if getattr(h, "fuyuki_serve", False)]:
+        root.removeHandler(old)
+    handler.fuyuki_serve = True            # type: ignore[attr-defined]
+    root.addHandler(handler)
+    root.setLevel(logging.WARNING)
+    logging.getLogger("fuyuki").setLevel(level.upper())
+    return handler
+
+
 def server_config(app, host: str, port: int, *, proxy_headers: bool = False,
                   forwarded_allow_ips: str = "127.0.0.1", **kw):
     """uvicorn's configuration of ``fuyuki serve``: frames over 16 KiB refused; the client's
@@ -114,7 +147,7 @@ def server_config(app, host: str, port: int, *, proxy_headers: bool = False,
     proxies (otherwise every player behind the proxy would share one rate-limit budget)."""
     import uvicorn
 
-    return uvicorn.Config(app, host=host, port=port, ws_max_size=16384,
+    return uvicorn.Config(app, host=host, port=port, ws_max_size=16384, log_config=None,
                           log_level=kw.pop("log_level", "warning"), proxy_headers=proxy_headers,
                           forwarded_allow_ips=forwarded_allow_ips if proxy_headers else "", **kw)
 

@@ -33,13 +33,18 @@ WebSocket /ws/{code}
 from __future__ import annotations
 
 import asyncio
+import logging
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.exception_handlers import (http_exception_handler,
+                                        request_validation_exception_handler)
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException
 
 from fuyuki.core.errors import IllegalAction
 from fuyuki.web import security
@@ -48,7 +53,9 @@ from fuyuki.web.manager import Manager
 from fuyuki.web.qr import qr_svg
 from fuyuki.web.settings import Settings, check_name
 from fuyuki.web.storage import SQLiteStorage, Storage
-from fuyuki.web.table import CLOSE_NOT_FOUND, CLOSE_TOO_MANY, Conn, dumps
+from fuyuki.web.table import CLOSE_NOT_FOUND, CLOSE_TOO_MANY, SERVER_ERROR, Conn, dumps
+
+log = logging.getLogger("fuyuki.web")
 
 STATIC = Path(__file__).parent / "static"
 STATUS = {"not_found": 404, "table_full": 409, "table_started": 409, "rate_limited": 429,
@@ -56,9 +63,7 @@ STATUS = {"not_found": 404, "table_full": 409, "table_started": 409, "rate_limit
           "too_many_tables": 429, "name_taken": 409}
 
 
-def _error(exc: IllegalAction) -> JSONResponse:
-    return JSONResponse({"error": exc.code, "message": str(exc)},
-                        status_code=STATUS.get(exc.code, 400))
+MESSAGES = ("move", "back", "start", "ping", "chat", "rematch")   # the kinds a log line names
 
 
 def create_app(data: str | Path | None = None, *, storage: Storage | None = None,
@@ -70,6 +75,7 @@ def create_app(data: str | Path | None = None, *, storage: Storage | None = None
             raise ValueError("give a data directory or a storage")
         storage = SQLiteStorage(data)
     manager = Manager(storage, settings)
+    refusals = security.Refusals()
     security.quiet_frames()               # a client's bad frame is not a traceback in our log
     sockets: dict[str, int] = {}          # open WebSockets per client address
     http_limit = security.KeyedLimiter(settings.http_rate, settings.http_burst)
@@ -82,13 +88,33 @@ def create_app(data: str | Path | None = None, *, storage: Storage | None = None
     app = FastAPI(title="fuyuki — table server", lifespan=lifespan,
                   docs_url=None, redoc_url=None, openapi_url=None)
     app.state.manager = manager
+    app.state.refusals = refusals
+
+    def _error(exc: IllegalAction) -> JSONResponse:
+        """A refused request: its 4xx answer, counted and logged by kind."""
+        status = STATUS.get(exc.code, 400)
+        refusals.note(f"http {status} {exc.code}",
+                      logging.ERROR if status >= 500 else logging.WARNING)
+        return JSONResponse({"error": exc.code, "message": str(exc)}, status_code=status)
 
     @app.exception_handler(IllegalAction)
     async def refused(request: Request, exc: IllegalAction):
         return _error(exc)
 
+    @app.exception_handler(HTTPException)
+    async def http_refused(request: Request, exc: HTTPException):   # no such page, method...
+        refusals.note(f"http {exc.status_code}")
+        return await http_exception_handler(request, exc)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: RequestValidationError):   # /replay/abc
+        refusals.note("http 422 invalid")
+        return await request_validation_exception_handler(request, exc)
+
     @app.exception_handler(Exception)
     async def failed(request: Request, exc: Exception):   # a bug: a plain answer, no traceback
+        log.error("%s %s failed", request.method, request.url.path,
+                  exc_info=(type(exc), exc, exc.__traceback__))
         return JSONResponse({"error": "server_error", "message": "the server failed"},
                             status_code=500)
 
@@ -110,7 +136,8 @@ def create_app(data: str | Path | None = None, *, storage: Storage | None = None
     async def table_page(code: str):
         try:
             table = manager.get(code)
-        except IllegalAction:
+        except IllegalAction as exc:   # refusal: a broken table (logged by the manager)
+            refusals.note(f"page {exc.code}")
             table = None
         return page(table.adapter.page if table is not None else adapter(DEFAULT).page)
 
@@ -223,22 +250,28 @@ def create_app(data: str | Path | None = None, *, storage: Storage | None = None
     async def ws_table(ws: WebSocket, code: str):
         if not security.origin_allowed(ws.headers.get("origin"), ws.headers.get("host"),
                                        settings.allowed_origins):
+            refusals.note("ws 1008 origin")
             await ws.close(code=1008)
             return
         try:
             table = manager.get(code)
-        except IllegalAction:
+        except IllegalAction:   # refusal: a broken table (logged by the manager), noted below
             table = None
         if table is None:
+            refusals.note(f"ws {CLOSE_NOT_FOUND} not_found")
             await ws.close(code=CLOSE_NOT_FOUND)
             return
         where = address(ws)
         if sockets.get(where, 0) >= settings.sockets_per_address:
+            refusals.note(f"ws {CLOSE_TOO_MANY} too_many_sockets")
             await ws.close(code=CLOSE_TOO_MANY)
             return
         sockets[where] = sockets.get(where, 0) + 1
         try:
             await _serve(ws, table, where)
+        except Exception:
+            log.exception("table %s: a WebSocket connection failed", table.code)
+            await _close(ws, 1011)
         finally:
             sockets[where] -= 1
             if not sockets[where]:
@@ -248,11 +281,16 @@ def create_app(data: str | Path | None = None, *, storage: Storage | None = None
         await ws.accept()
         try:
             first = await asyncio.wait_for(ws.receive(), settings.hello_timeout)
-        except (asyncio.TimeoutError, WebSocketDisconnect):
+        except asyncio.TimeoutError:   # refusal: noted here
+            refusals.note("ws 1008 no_hello")
             await _close(ws, 1008)
+            return
+        except WebSocketDisconnect:    # not an error: the page left before its hello
+            log.debug("table %s: a page left before its hello", table.code)
             return
         hello = _parse(first, settings.max_message)
         if hello is None or hello.get("type") != "hello":
+            refusals.note("ws 1008 bad_hello")
             await _send_error(ws, "bad_hello", "the first message is a hello")
             await _close(ws, 1008)
             return
@@ -261,13 +299,16 @@ def create_app(data: str | Path | None = None, *, storage: Storage | None = None
         if token is not None:
             if not isinstance(token, str) or len(token) > 128 or \
                     (seat := table.seat_for_token(token)) is None:
+                refusals.note("ws 1008 bad_token")
                 await _send_error(ws, "bad_token", "this seat token is not valid for this table")
                 await _close(ws, 1008)
                 return
         conn = Conn(seat, asyncio.Queue(settings.outbox),
-                    security.RateLimiter(settings.msg_rate, settings.msg_burst), address=where)
+                    security.RateLimiter(settings.msg_rate, settings.msg_burst), address=where,
+                    table=table.code)
         refused = table.admit(conn)
         if refused is not None:
+            refusals.note(f"ws {refused} no_room")
             await _send_error(ws, "no_room", "this table has no more places for spectators")
             await _close(ws, refused)
             return
@@ -280,31 +321,37 @@ def create_app(data: str | Path | None = None, *, storage: Storage | None = None
                     break
                 if not conn.limiter.allow():
                     conn.strikes += 1
+                    refusals.note("message rate_limited")
                     conn.push(dumps({"type": "error", "code": "rate_limited",
                                      "message": "too many messages; slow down"}))
                     if conn.strikes > 20:
+                        refusals.note("ws 1008 flooding")
                         conn.close_code = 1008
                         break
                     continue
                 data = _parse(message, settings.max_message)
                 if data is None:
+                    refusals.note("message bad_message")
                     conn.push(dumps({"type": "error", "code": "bad_message",
                                      "message": f"a message is a JSON object of at most "
                                                 f"{settings.max_message} bytes"}))
                     continue
-                _handle(manager, table, conn, data)
-        except WebSocketDisconnect:
-            pass
+                _handle(manager, table, conn, data, refusals)
+        except WebSocketDisconnect:    # not an error: the page left
+            log.debug("table %s: a page left", table.code)
         finally:
             table.detach(conn)
             conn.closed = True
             try:
                 conn.outbox.put_nowait(None)
-            except asyncio.QueueFull:
+            except asyncio.QueueFull:  # not an error: the sender is cancelled instead
                 sender.cancel()
             try:
                 await asyncio.wait_for(sender, 2)
-            except (asyncio.TimeoutError, asyncio.CancelledError, Exception):  # noqa: BLE001
+            except (asyncio.TimeoutError, asyncio.CancelledError):  # not an error: a slow close
+                sender.cancel()
+            except Exception:  # noqa: BLE001 - a page gone while it was being sent to
+                log.debug("table %s: sending to a page failed", table.code, exc_info=True)
                 sender.cancel()
             await _close(ws, 1000)
 
@@ -322,7 +369,8 @@ def _parse(message: dict[str, Any], limit: int) -> dict[str, Any] | None:
     return None if text is None else security.parse_json(text, limit)
 
 
-def _handle(manager: Manager, table, conn: Conn, data: dict[str, Any]) -> None:
+def _handle(manager: Manager, table, conn: Conn, data: dict[str, Any],
+            refusals: security.Refusals) -> None:
     kind = data.get("type")
     try:
         if kind == "move":
@@ -339,10 +387,13 @@ def _handle(manager: Manager, table, conn: Conn, data: dict[str, Any]) -> None:
             manager.rematch(table, conn.seat, conn.address)
         else:
             table.message(conn.seat, data, conn)
-    except IllegalAction as exc:
+    except IllegalAction as exc:   # refusal: noted here
+        refusals.note(f"message {exc.code}", logging.INFO)
         conn.push(dumps({"type": "error", "code": exc.code, "message": str(exc)}))
     except Exception:  # noqa: BLE001 - a bug must not drop the connection or leak a traceback
-        conn.push(dumps({"type": "error", "code": "server_error", "message": "the server failed"}))
+        log.exception("table %s: a %s message failed", table.code,
+                      kind if kind in MESSAGES else "game")
+        conn.push(dumps(SERVER_ERROR))
 
 
 async def _sender(ws: WebSocket, conn: Conn) -> None:
@@ -361,12 +412,12 @@ async def _sender(ws: WebSocket, conn: Conn) -> None:
 async def _send_error(ws: WebSocket, code: str, message: str) -> None:
     try:
         await ws.send_text(dumps({"type": "error", "code": code, "message": message}))
-    except Exception:  # noqa: BLE001
-        pass
+    except Exception:  # noqa: BLE001 - the page already left
+        log.debug("a refusal could not be sent", exc_info=True)
 
 
 async def _close(ws: WebSocket, code: int) -> None:
     try:
         await ws.close(code=code)
     except Exception:  # noqa: BLE001 - already closed
-        pass
+        log.debug("a closed WebSocket could not be closed again", exc_info=True)

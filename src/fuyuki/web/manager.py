@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import logging
 import secrets
 import time
+from collections import Counter
 from typing import Any
 
 from fuyuki.core.errors import FuyukiError, IllegalAction
@@ -14,6 +16,8 @@ from fuyuki.web.games import DEFAULT, adapter
 from fuyuki.web.settings import Settings, check_name
 from fuyuki.web.storage import SeatRow, Storage, TableRow
 from fuyuki.web.table import Table
+
+log = logging.getLogger("fuyuki.web.manager")
 
 
 def check_config(raw: Any) -> dict[str, Any]:
@@ -100,8 +104,11 @@ class Manager:
                 t = Table(row, self.storage, self.settings)
             except FuyukiError as exc:
                 # the stored moves do not replay (rules data changed under the table): say so
+                log.error("table %s cannot be replayed", code, exc_info=True)
                 raise IllegalAction("table_broken", f"table {code} cannot be replayed: {exc}") from None
             self.tables[code] = t
+            log.info("table %s resumed (%s, %s) at step %d", code, t.adapter.name, t.status,
+                     t.step)
         return t
 
     def _make_room(self) -> None:
@@ -110,6 +117,7 @@ class Manager:
         for code, t in list(self.tables.items()):
             if not t.conns and (t.status != "playing" or len(self.tables) >= self.settings.max_tables):
                 t.close()
+                log.debug("table %s let go from memory (%s)", code, t.status)
                 del self.tables[code]
                 self.creators.pop(code, None)
                 if len(self.tables) < self.settings.max_tables * 0.9:
@@ -172,18 +180,23 @@ class Manager:
             seats = [SeatRow(s.seat, s.kind, s.name, s.token_hash, s.level) for s in table.seats]
             row = TableRow(code, secrets.randbelow(2**31), dict(table.row.config, public=False),
                            "playing", time.time(), seats, [])
-            self._open(row, address)
+            self._open(row, address, f"rematch of {table.code}")
             table.rematch_code = code
             table.broadcast()
         return table.rematch_code
 
-    def _open(self, row: TableRow, address: str | None) -> Table:
+    def _open(self, row: TableRow, address: str | None, why: str = "from the lobby") -> Table:
         """Store a new table and hold it in memory."""
         self.storage.create_table(row)
         self._make_room()
         t = self.tables[row.code] = Table(row, self.storage, self.settings)
         if address is not None:
             self.creators[row.code] = address
+        kinds = Counter(s.kind for s in row.seats)
+        log.info("table %s created %s: %s, %d seats (%s)", row.code, why, t.adapter.name,
+                 len(row.seats), ", ".join(f"{n} {k}" for k, n in sorted(kinds.items())))
+        if row.status == "playing":
+            log.info("table %s started", row.code)
         return t
 
     def _new_code(self) -> str:

@@ -10,12 +10,15 @@ the losing process rebuilds the table from the database instead of running ahead
 from __future__ import annotations
 
 import json
+import logging
 import threading
 import time
 from typing import Any
 
 from fuyuki.core.errors import FuyukiError
 from fuyuki.web.storage import SeatRow, Storage, TableRow
+
+log = logging.getLogger("fuyuki.web.pgstorage")
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -83,6 +86,7 @@ class PostgresStorage(Storage):
             except self._psycopg.OperationalError:
                 if not self._db.closed:
                     raise
+                log.warning("the PostgreSQL connection was lost; reconnecting", exc_info=True)
                 self._db = self._connect()
                 return work(self._db)
 

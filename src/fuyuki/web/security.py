@@ -13,6 +13,10 @@
 - :func:`origin_allowed` refuses a WebSocket whose ``Origin`` is another site (a page elsewhere
   cannot drive a visitor's seat). A client that sends no Origin (not a browser) is let in:
   it could forge the header anyway, and the seat token is what guards a seat.
+- :class:`Refusals` counts every refused request per kind (an HTTP 4xx answer, a WebSocket
+  refused or closed, a client message refused) and tells the operator: one log line per kind
+  at most every ``every`` seconds with the counts, so a client cannot fill the log. A line
+  names the kind and never carries a token, a secret or what the client sent.
 """
 
 from __future__ import annotations
@@ -24,8 +28,11 @@ import logging
 import re
 import secrets
 import time
+from collections import Counter
 from typing import Any
 from urllib.parse import urlsplit
+
+refusal_log = logging.getLogger("fuyuki.web.refused")
 
 CODE_RE = re.compile(r"^[A-Za-z0-9_-]{8,32}$")
 
@@ -94,7 +101,7 @@ def origin_allowed(origin: str | None, host: str | None, allowed: tuple[str, ...
         return True
     try:
         parts = urlsplit(origin)
-    except ValueError:
+    except ValueError:  # refusal: the caller logs the refused origin
         return False
     if parts.scheme not in ("http", "https") or not parts.netloc:
         return False
@@ -134,13 +141,13 @@ def parse_json(raw: str | bytes, limit: int, max_depth: int = MAX_DEPTH) -> Any:
             return None
         try:
             raw = raw.decode("utf-8")
-        except UnicodeDecodeError:
+        except UnicodeDecodeError:  # refusal: the caller logs the refused message
             return None
     if len(raw.encode("utf-8")) > limit or nesting(raw) > max_depth:
         return None
     try:
         data = json.loads(raw)
-    except (ValueError, RecursionError):
+    except (ValueError, RecursionError):  # refusal: the caller logs the refused message
         return None
     return data if isinstance(data, dict) else None
 
@@ -179,3 +186,26 @@ def quiet_frames(logger: str = "uvicorn.error") -> None:
     log = logging.getLogger(logger)
     if not any(isinstance(f, QuietFrames) for f in log.filters):
         log.addFilter(QuietFrames())
+
+
+class Refusals:
+    """Every refused request, counted per kind (``"http 404 not_found"``, ``"ws 4004
+    not_found"``, ``"message not_your_turn"``...). The first refusal of a kind is logged at
+    once; later ones at most one line every ``every`` seconds, with how many it stands for."""
+
+    def __init__(self, every: float = 60.0, clock=time.monotonic) -> None:
+        self.every, self.clock = every, clock
+        self.counts: Counter[str] = Counter()
+        self._unsaid: Counter[str] = Counter()
+        self._said: dict[str, float] = {}
+
+    def note(self, kind: str, level: int = logging.WARNING) -> None:
+        self.counts[kind] += 1
+        self._unsaid[kind] += 1
+        now = self.clock()
+        last = self._said.get(kind)
+        if last is not None and now - last < self.every:
+            return
+        self._said[kind] = now
+        refusal_log.log(level, "refused %s: %d since the last line, %d in all",
+                        kind, self._unsaid.pop(kind), self.counts[kind])

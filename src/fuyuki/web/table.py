@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,6 +30,8 @@ from fuyuki.web.chat import MAX_ENTRIES, chat_entry
 from fuyuki.web.games import DEFAULT, Adapter, adapter
 from fuyuki.web.settings import Settings, name_key
 from fuyuki.web.storage import SeatRow, Storage, TableRow
+
+log = logging.getLogger("fuyuki.web.table")
 
 _now = time.monotonic          # the tables' clock (tests move it)
 _wall = time.time              # the clock of stored decision deadlines and of a game's due submissions
@@ -52,7 +55,8 @@ def event_json(adapter_: Adapter, game: Any, e, cache: dict | None = None) -> di
         out["private"] = True
     try:
         text = adapter_.event_text(game, e)
-    except Exception:  # noqa: BLE001 - the page falls back to its own text
+    except Exception:  # noqa: BLE001 - a bug: logged; the page falls back to its own text
+        log.exception("%s: the text of a %s event failed", adapter_.name, e.kind)
         text = None
     if text is not None:
         out["text"] = text
@@ -73,6 +77,7 @@ class Conn:
     strikes: int = 0
     address: str = ""
     close_code: int = 1000        # sent when the server ends this connection
+    table: str = ""               # the table's code (for the log)
 
     def push(self, text: str) -> bool:
         if self.closed:
@@ -80,7 +85,9 @@ class Conn:
         try:
             self.outbox.put_nowait(text)
             return True
-        except asyncio.QueueFull:
+        except asyncio.QueueFull:  # refusal: logged here
+            log.warning("table %s: a page that does not read its messages was dropped (1008)",
+                        self.table)
             self.close_code = 1008
             self.drop()               # a client that does not read is dropped
             return False
@@ -90,8 +97,11 @@ class Conn:
         self.closed = True
         try:
             self.outbox.put_nowait(None)
-        except asyncio.QueueFull:
-            pass
+        except asyncio.QueueFull:  # not an error: the sender closes after the queued messages
+            log.debug("table %s: a full outbox closes after its messages", self.table)
+
+
+SERVER_ERROR = {"type": "error", "code": "server_error", "message": "the server failed"}
 
 
 def dumps(msg: dict[str, Any]) -> str:
@@ -200,6 +210,8 @@ class Table:
                     row.token_hash != mine.token_hash:
                 mine.token_hash = row.token_hash
                 self._close_seat(row.seat)
+                log.info("table %s: seat %d took up a new link made by fuyuki link",
+                         self.code, row.seat)
                 changed = True
         return changed
 
@@ -290,6 +302,7 @@ class Table:
     def _start(self) -> None:
         self.row.status = "playing"
         self.storage.set_status(self.code, "playing")
+        log.info("table %s started", self.code)
         self._track_decisions()
 
     # ------------------------------------------------------------------ moves
@@ -327,8 +340,11 @@ class Table:
             if g.over:
                 self.row.status = "over"
                 self.storage.set_status(self.code, "over")
+                log.info("table %s finished after %d steps", self.code, len(subs))
         except Exception:
             # the store refused: go back to what it holds, so memory never runs ahead of it
+            log.exception("table %s: step %d could not be stored; rebuilt from storage",
+                          self.code, len(subs) - 1)
             self._rebuild()
             self._track_decisions()
             self.broadcast()
@@ -379,8 +395,9 @@ class Table:
         self.seats[seat].deadline = deadline
         try:
             self.storage.set_deadline(self.code, seat, deadline)
-        except Exception:  # noqa: BLE001,S110 - a lost deadline: a full timer after a restart
-            pass
+        except Exception:  # noqa: BLE001 - a lost deadline: a full timer after a restart
+            log.warning("table %s: seat %d's decision timer could not be stored", self.code, seat,
+                        exc_info=True)
 
     def _restore_timers(self) -> None:
         """After a restart: the timers that ran go on (with at least
@@ -411,7 +428,13 @@ class Table:
         except IllegalAction as exc:
             if exc.code == "storage_error":
                 raise
-            self._apply(seat, d.options[0])
+            self._first_option(seat, d, exc)
+
+    def _first_option(self, seat: int, d: Any, exc: IllegalAction) -> None:
+        """A bot chose what the game refused (a bug of the bot): its first option is played."""
+        log.warning("table %s: the %s bot of seat %d chose what the game refused (%s); its "
+                    "first option is played", self.code, self._bot_name(seat), seat, exc.code)
+        self._apply(seat, d.options[0])
 
     def _bot_name(self, seat: int) -> str:
         s = self.seats[seat]
@@ -436,7 +459,25 @@ class Table:
 
     def _think_elsewhere(self, seat: int) -> None:
         self._thinking.add(seat)
-        self._loop().create_task(self._slow_move(seat, self.asked_at.get(seat)))
+        self._loop().create_task(self._safely(self._slow_move, seat, self.asked_at.get(seat)))
+
+    async def _safely(self, work, *args) -> None:
+        """Await ``work(*args)`` (a task's) and log what fails: nobody else would."""
+        try:
+            await work(*args)
+        except Exception:  # noqa: BLE001 - logged with its traceback
+            log.exception("table %s: %s failed", self.code, work.__name__)
+
+    def _guarded(self, work) -> None:
+        """Run ``work()`` (a timer's) and log what fails: nobody else would."""
+        try:
+            work()
+        except Exception:  # noqa: BLE001 - logged with its traceback
+            log.exception("table %s: %s failed", self.code, work.__name__)
+
+    def _later(self, delay: float, work) -> asyncio.TimerHandle:
+        """``work()`` after ``delay`` seconds, its failure logged."""
+        return self._loop().call_later(delay, self._guarded, work)
 
     async def _slow_move(self, seat: int, turn: int | None) -> None:
         d = self.game.pending()[seat]
@@ -447,6 +488,9 @@ class Table:
                     bot_seed(self.row.seed, seat), seat, self.row.config,
                     self.settings.hard_seconds, self.game.view(seat), d.to_json())
             except Exception:  # noqa: BLE001 - the worker failed: the heuristic answers
+                log.warning("table %s: the %s bot's worker failed for seat %d; the %s bot "
+                            "answers", self.code, self._bot_name(seat), seat,
+                            self.adapter.takeover or self._bot_name(seat), exc_info=True)
                 choice = None
                 self.slow_failures += 1
             if self.game.pending().get(seat) is not d or self.asked_at.get(seat) != turn:
@@ -458,9 +502,9 @@ class Table:
             try:
                 self._apply(seat, choice)
             except IllegalAction as exc:
-                if exc.code == "storage_error":
+                if exc.code == "storage_error":   # logged by _apply
                     return
-                self._apply(seat, d.options[0])
+                self._first_option(seat, d, exc)
         finally:
             self._thinking.discard(seat)
         self.refresh()
@@ -482,8 +526,10 @@ class Table:
         for seat, choice in subs:
             try:
                 self._apply(seat, choice)
-            except IllegalAction:
-                return                     # the store refused: the next refresh tries again
+            except IllegalAction as exc:   # the next refresh tries again
+                log.warning("table %s: a due submission of seat %d was refused (%s)",
+                            self.code, seat, exc.code)
+                return
         if subs and not self.game.over:
             subs, later = self.adapter.due(self.game, _wall())
         self._wake = None if later is None else _now() + later
@@ -501,8 +547,8 @@ class Table:
                         guard += 1
                 self._track_decisions()
         elif self._auto_pending() and self._bot_timer is None:
-            self._bot_timer = self._loop().call_later(self.settings.bot_delay * self.adapter.pace,
-                                                      self._bot_tick)
+            self._bot_timer = self._later(self.settings.bot_delay * self.adapter.pace,
+                                          self._bot_tick)
         self.broadcast()
         self._schedule()
 
@@ -518,7 +564,9 @@ class Table:
             if seat in self.game.pending():
                 try:
                     self._bot_move(seat)
-                except IllegalAction:
+                except IllegalAction as exc:   # the store refused (logged by _apply)
+                    log.warning("table %s: seat %d's bot move was refused (%s)", self.code,
+                                seat, exc.code)
                     break
         self.refresh()
 
@@ -538,7 +586,7 @@ class Table:
                 times.append(since + grace)
         if times:
             delay = max(0.0, min(times) - _now()) + 0.01
-            self._timer = self._loop().call_later(delay, self.refresh)
+            self._timer = self._later(delay, self.refresh)
 
     @staticmethod
     def _loop() -> asyncio.AbstractEventLoop:
@@ -620,7 +668,13 @@ class Table:
     def broadcast(self) -> None:
         for conn in list(self.conns):
             if not conn.closed:
-                conn.push(dumps(self.state_message(conn)))
+                try:
+                    text = dumps(self.state_message(conn))
+                except Exception:  # noqa: BLE001 - a bug: logged; the page gets a plain error
+                    log.exception("table %s: the state message of %s failed", self.code,
+                                  "a spectator" if conn.seat is None else f"seat {conn.seat}")
+                    text = dumps(SERVER_ERROR)
+                conn.push(text)
 
     # ------------------------------------------------------------------ replays
     def replay_frame(self, step: int, hands: bool = False,
@@ -676,6 +730,7 @@ class Table:
         row.token_hash = security.hash_token(token)
         self.storage.update_seat(self.code, row)
         self._close_seat(seat)
+        log.info("table %s: seat %d has a new link", self.code, seat)
         return token
 
     def message(self, seat: int | None, data: dict[str, Any], conn: Conn | None = None) -> None:
