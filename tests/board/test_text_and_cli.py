@@ -180,7 +180,7 @@ def test_simulate_players_outside_2_to_5_is_a_one_line_error(players: str) -> No
     r = runner.invoke(app, ["board", "simulate", "--games", "2", "--players", players])
     assert r.exit_code == 2
     assert r.output.strip().splitlines() == [
-        "エラー：--players：players：must be 2 to 5 (the pack has 5 camps)"]
+        f"エラー：--players：players：2〜5でなければなりません（{players}）"]
 
 
 def test_camp_lines_list_a_stray_once_on_its_own_line_and_the_dead_as_dead() -> None:

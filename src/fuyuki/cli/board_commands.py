@@ -229,47 +229,74 @@ def event_style(kind: str) -> str:
                 "draw", "part", "plot", "card_used", "instant_begin", "instant_end") else "")
 
 
-# What the short summary above a prompt keeps: outcomes, not every step.
+# What "since your last choice" keeps besides what befell the player's camp: outcomes.
 SUMMARY_KINDS = ("attack", "hit", "damage", "death", "camp_out", "stray", "spell", "recontract",
                  "territory_done", "territory_destroyed", "revive")
-SUMMARY_LINES = 3   # the events themselves are printed just above the screen
+
+
+def rank(ev: dict[str, Any], mine: set[str], seat: Optional[int]) -> int:
+    """How much the player of ``seat`` (their characters: ``mine``) needs ``ev`` on their
+    screen: what befell their camp first (every damage to it), then outcomes, then steps."""
+    from fuyuki.cli.screen import MINE, OUTCOME, STEP
+
+    d = ev["data"]
+    if d.get("seat") == seat or mine & {d.get(k) for k in ("char", "attacker", "target")}:
+        return MINE
+    return OUTCOME if ev["kind"] in SUMMARY_KINDS else STEP
 
 
 class Printer:
-    """Prints the events a seat may see, as they come, through ``view(seat, since=...)``, and
-    keeps the outcomes since the player's last decision for the summary above the prompt."""
+    """The events a seat may see, as they come, through ``view(seat, since=...)``: printed
+    (bots only, a replay, a player who is out and watches condensed: outcomes only), or kept
+    for the player's next screen (``since``: :mod:`fuyuki.cli.screen`) and their log."""
 
     def __init__(self, console: Console, game, seat: Optional[int], lang: str,
-                 show_map_each_turn: bool, teacher: Optional[Teacher] = None):
+                 show_map_each_turn: bool, teacher: Optional[Teacher] = None,
+                 decider=None):
         from fuyuki.board.text import Texts
 
         self.console, self.game, self.seat, self.lang = console, game, seat, lang
         self.teacher = teacher
+        self.decider = decider
+        self.condensed = False
         self.seen = 0
         self.maps = show_map_each_turn
         self._Texts = Texts
-        self.outcomes: list[str] = []
+        self.since: list = []
+        self.lessons: list[Any] = []
 
     def flush(self) -> dict[str, Any]:
+        from fuyuki.cli.screen import OUTCOME, Since
+
         view = self.game.view(self.seat, since=self.seen)
         texts = self._Texts(self.game.pack, view, self.lang)
+        mine = {ch["id"] for ch in view["chars"] if ch["camp"] == self.seat}
         for ev in view["recent_events"]:
+            line = texts.event(ev)
+            lesson = self.teacher.event(ev["kind"], texts) if self.teacher else None
+            if self.decider is not None and not self.condensed:
+                self.decider.log.append(line)
+                r = rank(ev, mine, self.seat)
+                if r >= OUTCOME or ev["kind"] == "turn":
+                    self.since.append(Since(line.strip(), r))
+                if lesson is not None:
+                    self.lessons.append(lesson)
+                continue
+            if self.condensed and ev["kind"] not in SUMMARY_KINDS + ("turn", "game_over"):
+                continue
             if ev["kind"] == "turn" and self.maps:
                 self.console.print(screen(view, texts, with_hand=False))
-            line = texts.event(ev)
             self.console.print(Text(line, style=event_style(ev["kind"])))
-            lesson = self.teacher.event(ev["kind"], texts) if self.teacher else None
             if lesson is not None:
                 self.console.print(lesson)
-            if ev["kind"] in SUMMARY_KINDS:
-                self.outcomes.append(line.strip())
         self.seen = view["event_count"]
         return view
 
-    def summary(self) -> list[str]:
-        """The outcomes since the last call, the latest ones if there are many."""
-        lines, self.outcomes = self.outcomes[-SUMMARY_LINES:], []
-        return lines
+    def take(self) -> tuple[list, list]:
+        """The lines since the last decision and the tutorial notes due, handed over once."""
+        since, lessons = self.since, self.lessons
+        self.since, self.lessons = [], []
+        return since, lessons
 
 
 # Decisions whose meaning a new player cannot guess: explained the first time they come up.
@@ -329,63 +356,72 @@ def option_lines(labels: list[str], width: int) -> list[Text]:
     return lines + [line] if line else lines
 
 
-def board_help(console: Console, decision: Decision, texts, options) -> None:
+def board_help(decision: Decision, texts, options) -> Group:
     """The help of a decision: the characters with AT/DF, your cards with their texts, what
     the decision means and what each option does."""
     t = texts.t
-    console.print(chars_table(texts.view, texts))
+    parts: list[Any] = [chars_table(texts.view, texts)]
     if "hand" in texts.view:
-        console.print(hand_panel(texts.view, texts))
-    console.print(Text(t("help.title", prompt=texts.prompt(decision.to_json())), style="bold cyan"))
-    console.print(Paragraph(t(f"help.{decision.kind}"), indent=2))
+        parts.append(hand_panel(texts.view, texts))
+    parts.append(Text(t("help.title", prompt=texts.prompt(decision.to_json())), style="bold cyan"))
+    parts.append(Paragraph(t(f"help.{decision.kind}"), indent=2))
     for i, (label, opt) in enumerate(options, 1):
-        console.print(Text(f"  {i}. {label}", style="bold"))
+        parts.append(Text(f"  {i}. {label}", style="bold"))
         card = texts.card_type_of(str(opt))
         if card is not None:
-            console.print(Paragraph(pick(texts.pack.cards[card].text, texts.lang), "dim", 5))
-    console.print(Text(t("help.more"), style="dim"))
+            parts.append(Paragraph(pick(texts.pack.cards[card].text, texts.lang), "dim", 5))
+    parts.append(Text(t("help.more"), style="dim"))
+    return Group(*parts)
 
 
-SCREEN_LINES = 24   # the state, the outcomes since your last choice and the prompt fit this
+# Decisions drawn under the whole state (the map, the camps, your cards).
+STATE_KINDS = ("plot", "group", "part", "defence", "means", "target", "battle", "move", "action")
 
 
 def ask_human(console: Console, game, seat: int, lang: str, decision: Decision,
-              teacher: Teacher | None = None, outcomes: list[str] | None = None) -> Any:
-    """Draw the state (for the choices of your own turn and battles), the latest outcomes as
-    far as 80×24 leaves room, the question and the options; read the answer."""
+              teacher: Teacher | None = None, printer: Optional[Printer] = None) -> Any:
+    """One decision on the shared screen (:mod:`fuyuki.cli.screen`): the state (for the
+    choices of your own turn and battles), what happened since your last choice (all that
+    befell your camp first) and the question with its options; read the answer."""
     from fuyuki.board.text import Texts
-    from fuyuki.cli.prompt import ask
+    from fuyuki.cli.pager import page
+    from fuyuki.cli.screen import Decider, Frame
 
     view = game.view(seat)
     texts = Texts(game.pack, view, lang)
-    head: list[Any] = []
-    if decision.kind in ("plot", "group", "part", "defence", "means", "target", "battle",
-                         "move", "action"):
-        head.append(screen(view, texts, with_hand=True))
-    tail: list[Any] = [
-        Text(texts.t("ui.your_turn", camp=texts.camp(seat)), style="bold " + _color(seat)),
-        Text(texts.prompt(decision.to_json()), style="bold")]
+    since, lessons = printer.take() if printer is not None else ([], [])
+    decider = printer.decider if printer is not None and printer.decider else Decider(console, lang)
+    state: list[Any] = [screen(view, texts, with_hand=True)] if decision.kind in STATE_KINDS else []
+    prompt: list[Any] = list(lessons)
+    prompt += [Text(texts.t("ui.your_turn", camp=texts.camp(seat)), style="bold " + _color(seat)),
+               Text(texts.prompt(decision.to_json()), style="bold")]
     lesson = teacher.decision(decision.kind, texts) if teacher else None
     if lesson is not None:
-        tail.append(lesson)
+        prompt.append(lesson)
     options = merged_options(decision, texts)
-    tail += option_lines([label for label, _ in options], console.width)
-    used = sum(len(console.render_lines(r, pad=False)) for r in head + tail) + 2  # + since, input
-    room = SCREEN_LINES - used if head else SUMMARY_LINES
-    shown: list[Text] = []
-    for line in reversed(outcomes or []):     # the latest outcomes, as many as fit
-        text = Text(f"  {line}")
-        room -= len(console.render_lines(text, pad=False))
-        if room < 0:
-            break
-        shown.insert(0, text)
-    if shown:
-        head += [Text(texts.t("ui.since"), style="bold"), *shown]
-    for part in head + tail:
-        console.print(part)
-    index = ask(console, lang, [[label, str(opt)] for label, opt in options],
-                lambda: board_help(console, decision, texts, options))
+    prompt += option_lines([label for label, _ in options], console.width)
+    index = decider.decide(Frame(state, since, prompt),
+                           [[label, str(opt)] for label, opt in options],
+                           lambda: page(console, board_help(decision, texts, options)))
     return options[index][1]
+
+
+def knocked_out(console: Console, printer: Printer) -> bool:
+    """Say the player is out; True when they watch the rest (condensed), False to stop."""
+    from fuyuki.cli.prompt import t
+
+    lang = printer.lang
+    since, _ = printer.take()
+    for line in since[-8:]:
+        console.print(Text(f"  {line.text}"))
+    console.print(Text(t(lang, "screen.out"), style="bold red"))
+    console.print(t(lang, "screen.out_ask"), markup=False)
+    assert printer.decider is not None
+    watch = printer.decider.ask([["watch", "観戦"], ["stop", "終わる"]], lambda: None) == 0
+    printer.condensed = watch
+    if not watch:
+        console.print(t(lang, "screen.stopped"), markup=False)
+    return watch
 
 
 def _outcome(console: Console, game, lang: str) -> None:
@@ -450,8 +486,11 @@ def play(
         human = None if bots_only else seat
         agents = [make_bot(bots, seed, s) for s in range(game.n)]
         teacher = Teacher(tutorial)
+        from fuyuki.cli.screen import Decider
+
         printer = Printer(console, game, human, lang, show_map_each_turn=bots_only,
-                          teacher=teacher)
+                          teacher=teacher,
+                          decider=Decider(console, lang) if human is not None else None)
         from fuyuki.board.text import Texts, register
 
         register()
@@ -460,16 +499,22 @@ def play(
         if human is not None:
             from fuyuki.cli.opening import opening
             console.print(opening("board", lang))
+        out = False
         while not game.over:
             printer.flush()
+            if human is not None and not out and game.view(None)["camps"][human]["out"]:
+                out = True
+                if not knocked_out(console, printer):
+                    break
             for s, decision in game.pending().items():
                 if s == human:
-                    choice = ask_human(console, game, s, lang, decision, teacher,
-                                       printer.summary())
+                    choice = ask_human(console, game, s, lang, decision, teacher, printer)
                 else:
                     choice = agents[s].choose(game.view(s), decision)
                 game.submit(s, choice)
         printer.flush()
+        for line in printer.take()[0]:
+            console.print(Text(f"  {line.text}"))
         _outcome(console, game, lang)
         if save:
             game.record.save(save)

@@ -23,108 +23,146 @@ def _check_lang(lang: str) -> str:
     return lang
 
 
-# Decisions that show the whole state above them (the others are asked mid-round).
+# Decisions that show the whole state above them (the others are asked mid-round, under
+# what happened since: the bids and the battle they are about).
 STATE_KINDS = ("bid", "place_gem")
 # Events a tutorial explains the first time they happen.
 TAUGHT_EVENTS = ("uncontested", "misfire", "case1", "case2_win", "case2_tie", "case3_win",
                  "case3_split", "lost", "draws")
+# Events left out of "since your last decision" (steps, not outcomes; still in the log).
+QUIET_EVENTS = ("draft_pass", "coin", "reshuffle", "gems_placed", "swap_cards")
+
+
+def rank(event, seat: int) -> int:
+    """How much a player needs ``event`` on their screen (:class:`fuyuki.cli.screen.Since`)."""
+    from fuyuki.cli.screen import MINE, OUTCOME, STEP
+    from fuyuki.cli.sbb_screen import SUMMARY_KINDS
+
+    if seat in (event.data.get("seat"), event.data.get("target")) and event.kind != "draw":
+        return MINE
+    return OUTCOME if event.kind in SUMMARY_KINDS + ("reveal", "totals") else STEP
 
 
 class Terminal:
-    """A human at the terminal, seeing only their own view."""
+    """A human at the terminal, seeing only their own view, deciding through the shared
+    screen (:mod:`fuyuki.cli.screen`): the state, what happened since their last decision
+    and the prompt on one 80×24 screen."""
 
     def __init__(self, console: Console, game, seat: int, lang: str,
                  tutorial: bool = False) -> None:
+        from fuyuki.cli.screen import Decider
+
         self.console, self.game, self.seat, self.lang = console, game, seat, lang
         self.tutorial = tutorial
+        self.decider = Decider(console, lang)
         self.taught: set[str] = set()
         self.explained: set[str] = set()  # opponents' cards whose text has been shown
-        self.this_round: list = []      # events seen since the current round began
-        self.last_round: list[str] = []  # the outcome of the round before, in a few lines
+        self.since: list = []           # Since lines of what happened since the last decision
+        self.lessons: list[str] = []    # tutorial notes waiting for the next screen
 
     def teach(self, key: str) -> None:
-        """In a tutorial, explain ``key`` the first time it comes up."""
-        from fuyuki.cli.sbb_screen import indented
+        """In a tutorial, explain ``key`` the first time it comes up (on the next screen)."""
         from fuyuki.sbb.text import t
 
         if self.tutorial and key not in self.taught:
             self.taught.add(key)
             space = "" if self.lang == "ja" else " "   # Japanese wraps anywhere, not at a space
-            self.console.print(indented(f"{t(self.lang, 'tutorial.head')}{space}"
-                                        f"{t(self.lang, f'tutorial.{key}')}",
-                                        style="bold yellow", indent=0))
+            self.lessons.append(f"{t(self.lang, 'tutorial.head')}{space}"
+                                f"{t(self.lang, f'tutorial.{key}')}")
 
     def saw(self, event) -> None:
-        from fuyuki.cli.sbb_screen import card_text, indented, summary
+        from fuyuki.cli.screen import Since
+        from fuyuki.cli.sbb_screen import card_text
+        from fuyuki.sbb.text import render
 
+        cards = self.game.rules.cards
+        line = render(event, self.lang, you=self.seat, cards=cards)
+        self.decider.log.append(line)
+        if event.kind not in QUIET_EVENTS:
+            self.since.append(Since(line, rank(event, self.seat)))
         if event.kind == "flip" and event.data.get("seat") != self.seat:
             card = event.data["card"]
             if card not in self.explained:   # an opponent's card, the first time it shows
                 self.explained.add(card)
-                self.console.print(indented(card_text(card, self.game.rules.cards, self.lang),
-                                            style="dim"))
-        if event.kind == "round":
-            self.last_round = summary(self.this_round, self.lang, self.seat, self.game.rules.cards)
-            self.this_round = []
-        self.this_round.append(event)
+                text = card_text(card, cards, self.lang)
+                self.decider.log.append(f"  {text}")
+                self.since.append(Since(f"  {text}"))
         if event.kind in TAUGHT_EVENTS:
             self.teach(event.kind)
 
-    def show_state(self, decision) -> None:
-        from rich.text import Text
-
+    def state(self, decision) -> list:
         from fuyuki.cli.sbb_screen import status
-        from fuyuki.sbb.text import t
 
         if decision.kind not in STATE_KINDS:
-            return
-        view = self.game.view(self.seat)
-        self.console.print(status(view, self.game.rules.cards, self.lang,
-                                  self.game.rules.victory_gems))
-        if self.last_round:
-            self.console.print(Text(t(self.lang, "screen.last"), style="bold"))
-            for line in self.last_round:
-                self.console.print(f"  {line}", highlight=False, markup=False)
+            return []
+        return [status(self.game.view(self.seat), self.game.rules.cards, self.lang,
+                       self.game.rules.victory_gems)]
 
     def auto(self, decision) -> Any:
-        """A decision with one option is taken for the player, and said so when it matters."""
+        """A decision with one option is taken for the player, and said so on the next
+        screen when it matters."""
+        from fuyuki.cli.screen import MINE, Since
         from fuyuki.cli.sbb_screen import option_label
         from fuyuki.sbb.text import t
 
         option = decision.options[0]
         if decision.kind in STATE_KINDS:
-            self.show_state(decision)   # a round decided for the player is still shown
             label = option_label(option, decision.kind, self.game.view(self.seat),
                                  self.game.rules.cards, self.lang)
-            self.console.print(t(self.lang, "screen.auto", option=label), style="dim",
-                               markup=False)
+            line = t(self.lang, "screen.auto", option=label)
+            self.decider.log.append(line)
+            self.since.append(Since(line, MINE))
         return option
 
     def choose(self, decision) -> Any:
-        from fuyuki.cli.prompt import ask
-        from fuyuki.cli.sbb_screen import (card_text, help_screen, indented, option_label,
-                                           option_names)
+        from rich.text import Text
+
+        from fuyuki.cli.screen import Frame
+        from fuyuki.cli.sbb_screen import (battle_totals, card_text, help_screen, indented,
+                                           option_label, option_names)
         from fuyuki.sbb.text import t
 
-        self.show_state(decision)
         self.teach(decision.kind)
         view = self.game.view(self.seat)
         cards = self.game.rules.cards
         kind_name = t(self.lang, f"decision.{decision.kind}")
-        self.console.print(f"{t(self.lang, 'ui.decision', kind_name=kind_name)}",
-                           style="bold cyan", markup=False)
+        prompt: list = [indented(lesson, style="bold yellow", indent=0) for lesson in self.lessons]
+        if decision.kind == "jewel":
+            prompt += [Text(line) for line in battle_totals(self.game.events, view, cards,
+                                                            self.lang)]
+        prompt.append(Text(t(self.lang, "ui.decision", kind_name=kind_name), style="bold cyan"))
+        draft = decision.kind in ("draft_master", "draft_servant")
         for i, opt in enumerate(decision.options, 1):
-            self.console.print(f"  {i}. {option_label(opt, decision.kind, view, cards, self.lang)}",
-                               markup=False)
-            if decision.kind in ("draft_master", "draft_servant"):
-                self.console.print(indented(card_text(opt, cards, self.lang), style="dim"))
-        index = ask(self.console, self.lang, [option_names(o, cards) for o in decision.options],
-                    lambda: self.console.print(help_screen(decision, view, cards, self.lang)))
+            label = option_label(opt, decision.kind, view, cards, self.lang)
+            if draft:     # a card of the draft with what it does, on as few lines as it takes
+                prompt.append(indented(f"{i}. {label} {card_text(opt, cards, self.lang)}",
+                                       indent=5))
+            else:
+                prompt.append(Text(f"  {i}. {label}"))
+        frame = Frame(self.state(decision), self.since, prompt)
+        self.since, self.lessons = [], []
+        index = self.decider.decide(
+            frame, [option_names(o, cards) for o in decision.options],
+            lambda: page(self.console, help_screen(decision, view, cards, self.lang)))
         return decision.options[index]
+
+    def rest(self) -> None:
+        """What happened after the last decision, whole (the game has ended)."""
+        for line in self.since:
+            self.console.print(f"  {line.text}", highlight=False, markup=False)
+        self.since = []
+
+
+def page(console: Console, renderable) -> None:
+    from fuyuki.cli.pager import page as paged
+
+    paged(console, renderable)
 
 
 def run_game(game, players: list, console: Console, lang: str, watch: int | None) -> None:
-    """Drive a game to its end, printing the events ``watch`` may see (None: public)."""
+    """Drive a game to its end. With a player at the terminal, what they may see goes to
+    their screen (the events since their last decision, condensed); with bots only, every
+    event ``watch`` may see is printed (None: public)."""
     from fuyuki.sbb.text import render
 
     shown = 0
@@ -135,11 +173,13 @@ def run_game(game, players: list, console: Console, lang: str, watch: int | None
         events = game.visible_events(watch, shown)
         shown = len(game.events)
         for e in events:
+            if humans:
+                for human in humans:
+                    human.saw(e)
+                continue
             style = "bold" if e.kind in ("round", "reveal", "game_over") else ""
             console.print(render(e, lang, you=watch, cards=game.rules.cards), style=style,
                           highlight=False, markup=False)
-            for human in humans:
-                human.saw(e)
 
     flush()
     while not game.over:
@@ -155,6 +195,8 @@ def run_game(game, players: list, console: Console, lang: str, watch: int | None
                 choice = agent.choose(view, d)
             game.submit(seat, choice)
         flush()
+    for human in humans:
+        human.rest()
 
 
 def show_end(console: Console, game, lang: str, watch: int | None) -> None:

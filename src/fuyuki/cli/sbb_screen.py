@@ -14,7 +14,7 @@ from fuyuki.cli.wrap import Paragraph
 from fuyuki.core.events import Event
 from fuyuki.sbb.cards import CardSet, parse_action
 from fuyuki.sbb.text import (card_name, colon, gems_text, option_name, render, seat_name, sep,
-                             stat, t)
+                             stat, t, term_text)
 
 COLOUR_STYLE = {"red": "bold red", "blue": "bold blue", "green": "bold green",
                 "yellow": "bold yellow", "purple": "bold magenta"}
@@ -212,3 +212,27 @@ def end_screen(result: dict[str, Any], view: dict[str, Any], cards: CardSet, lan
         place += len(group)
     key = "ui.draw_game" if result.get("draw") else "ui.winner"
     return Group(table, Text(reason), Text(t(lang, key, winners=who), style="bold green"))
+
+
+# ---------------------------------------------------------------------------- 宝石魔術
+def battle_totals(events: list[Event], view: dict[str, Any], cards: CardSet,
+                  lang: str) -> list[str]:
+    """The battle a 宝石魔術 is asked about: each side's card and servant, so far (before the
+    jewel and the masters' and lands' modifiers)."""
+    battle = next((e for e in reversed(events) if e.kind == "battle"), None)
+    reveal = next((e for e in reversed(events) if e.kind == "reveal"), None)
+    if battle is None or reveal is None:
+        return []
+    me, bids = view.get("seat"), reveal.data["bids"]
+    sides = []
+    for seat in battle.data["seats"]:
+        bid = bids[seat]
+        a = parse_action(bid) if bid else None
+        servant = view["seats"][seat]["servant"]
+        if a is None or not servant:
+            continue
+        power = cards.servants[servant].power
+        sides.append(f"{seat_name(seat, lang, me)}{colon(lang)}{term_text(bid, a.value, lang, cards)}"
+                     f" + {term_text(servant, power, lang, cards)} = {a.value + power}")
+    land = card_name(battle.data["land"], lang, cards)
+    return [t(lang, "screen.totals", land=land, totals="  ".join(sides))] if sides else []

@@ -33,59 +33,129 @@ def _lang(lang: str) -> str:
 
 # -- prompts for people ------------------------------------------------------------------------
 
+# Events that begin a block of the war's log (a pair's event of the morning, a battle, an
+# action, a phase...): "since your last decision" shows a block by its first line, with the
+# battle's outcome, or whole when it concerns the player's pairs.
+HEADS = ("turn_start", "event", "battle_start", "h_action", "h_comm", "h_mana", "mana_check",
+         "war_end", "engage", "contact_peace", "no_engage")
+OUTCOMES = ("retreat", "vanish", "out", "battle_end", "war_end")
+
+
+def since_lines(renderer, events: list[Event], mine: set[str], log: list[str]) -> list:
+    """The war's events since the player's last decision, as lines of the shared screen:
+    each block whole when it names one of ``mine`` (their pairs' servants and masters), else
+    its first line and its outcome; every line also goes to ``log``."""
+    from fuyuki.cli.screen import MINE, OUTCOME, STEP, Since
+
+    blocks: list[list[tuple[Event, list[str]]]] = []
+    for ev in events:
+        lines = renderer.lines([ev])
+        log.extend(lines)
+        if not blocks or ev.kind in HEADS or ev.kind.startswith("act_"):
+            blocks.append([])
+        blocks[-1].append((ev, lines))
+    out = []
+    for block in blocks:
+        lines = [line for _, ls in block for line in ls if line.strip()]
+        if not lines:
+            continue
+        named = any(name in repr(ev.data) for ev, _ in block for name in mine)
+        if named:
+            out.append(Since("\n".join(line.strip() for line in lines), MINE))
+            continue
+        ends = [line.strip() for ev, ls in block if ev.kind in OUTCOMES for line in ls]
+        head = lines[0].strip()
+        out.append(Since(" ".join([head] + [e for e in ends if e != head]),
+                         OUTCOME if ends else STEP))
+    return out
+
+
+class WarScreen:
+    """The people's decisions of a war on the shared screen (:mod:`fuyuki.cli.screen`)."""
+
+    def __init__(self, lang: str, renderer, mine: set[str]) -> None:
+        from rich.console import Console
+
+        from fuyuki.cli.screen import Decider
+
+        self.console = Console(highlight=False)
+        self.lang, self.renderer, self.mine = lang, renderer, mine
+        self.decider = Decider(self.console, lang)
+        self.since: list = []
+
+    def saw(self, events: list[Event]) -> None:
+        self.since += since_lines(self.renderer, events, self.mine, self.decider.log)
+
+    def rest(self) -> None:
+        for line in self.since:
+            self.console.print(line.text, markup=False)
+        self.since = []
+
+    def choose(self, who: str, d: Decision, names: dict[str, str], status: str | None = None,
+               extra: list[str] | None = None) -> Any:
+        from rich.text import Text
+
+        from fuyuki.cli.screen import Frame
+        from fuyuki.rpg.options import option_label
+        from fuyuki.rpg.text import t
+
+        lang = self.lang
+        head = [Text(status)] if status else []
+        prompt = [Text(line) for line in extra or []]
+        prompt.append(Text(t(lang, "prompt.decide", who=who, kind=t(lang, f"kind.{d.kind}")),
+                           style="bold cyan"))
+        for key in ("target", "offer"):
+            if key in d.info and d.info[key] in names:
+                prompt.append(Text(t(lang, "prompt.other", name=names[d.info[key]])))
+        if d.kind == "retreat":
+            prompt.append(Text(t(lang, "prompt.retreat", cost=d.info.get("cost"),
+                                 seals=d.info.get("seals"), mana=d.info.get("mana"),
+                                 per=d.info.get("mana_per_seal"))))
+        if d.info.get("totals") and d.kind in ("pick_stat", "redraw", "declare"):
+            from fuyuki.rpg.text import ORDER, stats_line
+            for i, tot in enumerate(d.info["totals"]):
+                prompt.append(Text(f"  {'AB'[i]}: {stats_line(lang, ORDER, tot)}"))
+        options = list(d.options)
+        since, self.since = self.since, []
+        if len(options) > 12:
+            # long lists (the action with every target): the kind first, then the target
+            groups: dict[str, list[Any]] = {}
+            for opt in options:
+                groups.setdefault(str(opt).split(":", 1)[0], []).append(opt)
+            heads = list(groups)
+            labels = [option_label(lang, d, groups[h][0], names) if len(groups[h]) == 1
+                      else t(lang, f"opt.{h}", x="…") for h in heads]
+            options = groups[heads[self._ask(d, Frame(head, since, prompt), labels)]]
+            if len(options) == 1:
+                return options[0]
+            head, since, prompt = [], [], []
+        labels = [option_label(lang, d, o, names) for o in options]
+        return options[self._ask(d, Frame(head, since, prompt), labels)]
+
+    def _ask(self, d: Decision, frame, labels: list[str]) -> int:
+        """Draw ``frame`` with ``labels`` numbered under it; read the player's choice."""
+        from rich.console import Group
+        from rich.text import Text
+
+        from fuyuki.cli.pager import page
+        from fuyuki.rpg.text import t
+
+        lang = self.lang
+        frame.prompt += [Text(f"  {i}. {label}") for i, label in enumerate(labels, 1)]
+
+        def show_help() -> None:
+            page(self.console, Group(Text(t(lang, "help.title", kind=t(lang, f"kind.{d.kind}")),
+                                          style="bold cyan"),
+                                     Text(t(lang, f"help.{d.kind}")),
+                                     Text(t(lang, "help.more"), style="dim")))
+
+        return self.decider.decide(frame, [[label] for label in labels], show_help)
+
+
 def prompt_choice(lang: str, who: str, d: Decision, names: dict[str, str],
                   status: str | None = None) -> Any:
-    from fuyuki.rpg.options import option_label
-    from fuyuki.rpg.text import t
-
-    typer.echo("")
-    if status:
-        typer.echo(status)
-    typer.echo(t(lang, "prompt.decide", who=who, kind=t(lang, f"kind.{d.kind}")))
-    for key in ("target", "offer"):
-        if key in d.info and d.info[key] in names:
-            typer.echo(t(lang, "prompt.other", name=names[d.info[key]]))
-    if d.kind == "retreat":
-        typer.echo(t(lang, "prompt.retreat", cost=d.info.get("cost"), seals=d.info.get("seals"),
-                     mana=d.info.get("mana"), per=d.info.get("mana_per_seal")))
-    if d.info.get("totals") and d.kind in ("pick_stat", "redraw", "declare"):
-        from fuyuki.rpg.text import ORDER, stats_line
-        for i, tot in enumerate(d.info["totals"]):
-            typer.echo(f"  {'AB'[i]}: {stats_line(lang, ORDER, tot)}")
-    options = list(d.options)
-    if len(options) > 12:
-        # long lists (the action with every target): choose the kind first, then the target
-        groups: dict[str, list[Any]] = {}
-        for opt in options:
-            groups.setdefault(str(opt).split(":", 1)[0], []).append(opt)
-        heads = list(groups)
-        labels = [option_label(lang, d, groups[h][0], names) if len(groups[h]) == 1
-                  else t(lang, f"opt.{h}", x="…") for h in heads]
-        head = heads[_ask(lang, d, labels)]
-        options = groups[head]
-        if len(options) == 1:
-            return options[0]
-    return options[_ask(lang, d, [option_label(lang, d, o, names) for o in options])]
-
-
-def _ask(lang: str, d: Decision, labels: list[str]) -> int:
-    """List ``labels`` and read the player's choice (a number or a label; ? for help)."""
-    from rich.console import Console
-
-    from fuyuki.cli.prompt import ask
-    from fuyuki.rpg.text import t
-
-    console = Console(highlight=False)
-    for i, label in enumerate(labels, 1):
-        console.print(f"  {i}. {label}", markup=False)
-
-    def show_help() -> None:
-        console.print(t(lang, "help.title", kind=t(lang, f"kind.{d.kind}")), style="bold cyan",
-                      markup=False)
-        console.print(t(lang, f"help.{d.kind}"), markup=False)
-        console.print(t(lang, "help.more"), style="dim", markup=False)
-
-    return ask(console, lang, [[label] for label in labels], show_help)
+    """One decision of a person at the terminal, outside a war's screen (war battle)."""
+    return WarScreen(lang, None, set()).choose(who, d, names, status)
 
 
 # -- war battle -------------------------------------------------------------------------------
@@ -313,15 +383,27 @@ def new_cmd(
         if humans and not quiet:
             from fuyuki.cli.opening import opening
             Console(highlight=False).print(opening("war", lang))
+        screen = None
+        if humans and not quiet:
+            mine = {n for i in humans for n in (war.pairs[i].servant.name,
+                                                 war.pairs[i].master.name)}
+            screen = WarScreen(lang, gm, mine)
         shown = 0
         if quiet:
             shown = len(war.events)
         elif submissions:
             shown = len(war.events)
             typer.echo(t(lang, "prompt.resumed", turn=war.turn, n=len(submissions)))
+
+        def show(events: list[Event]) -> None:
+            if screen is not None:
+                screen.saw(events)
+            elif events:
+                typer.echo(gm.text(events))
+
         while not war.over:
-            if not quiet and war.events[shown:]:
-                typer.echo(gm.text(war.events[shown:]))
+            if not quiet:
+                show(war.events[shown:])
             shown = len(war.events)
             pend = war.pending()
             for seat in sorted(pend):
@@ -332,7 +414,9 @@ def new_cmd(
                                max=me.max_mana(rules), seals=me.seals,
                                items=", ".join(f"{rules.items[k].name[lang]}×{v}"
                                                for k, v in me.items.items()) or "-")
-                    choice = prompt_choice(lang, me.label, d, names, status)
+                    if screen is None:
+                        screen = WarScreen(lang, gm, set())
+                    choice = screen.choose(me.label, d, names, status)
                     if d.kind == "comm":
                         memo = read_line(Console(highlight=False), lang, t(lang, "prompt.memo"))
                         if memo.strip():
@@ -348,6 +432,8 @@ def new_cmd(
             end = [e for e in war.events if e.kind == "war_end"]
             typer.echo(gm.text(end))
         elif war.events[shown:]:
+            if screen is not None:
+                screen.rest()
             typer.echo(gm.text(war.events[shown:]))
         save_now()
         publish()
