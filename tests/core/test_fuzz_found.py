@@ -51,3 +51,16 @@ def test_a_battle_cases_state_override_that_is_not_a_table(tmp_path, value):
     with pytest.raises(ScenarioError) as exc:
         run_case(cases[0], default_rules(), sheets)
     assert exc.value.key == "case[0].a_set"
+
+
+@pytest.mark.parametrize("line, key", [("pending_info = 1979-05-27", "expect.pending_info"),
+                                       ("options_include = 1.5", "expect.options_include"),
+                                       ('options_exclude = "x"', "expect.options_exclude")])
+def test_a_board_scenarios_expectation_of_the_wrong_type(tmp_path, line, key):
+    """A date or a number where the board judge's [expect] wants a table or a list was an
+    AttributeError / TypeError after the scenario ran."""
+    text = (ROOT / "tests" / "board" / "scenarios" / "ability_caladbolg.toml").read_text("utf-8")
+    assert "[expect]\n" in text
+    p = tmp_path / "s.toml"
+    p.write_text(text.replace("[expect]\n", f"[expect]\n{line}\n", 1), "utf-8")
+    one_error_line(run("judge", p, "--lang", "en"), "s.toml", key)

@@ -123,6 +123,9 @@ def _expect(top: Table) -> dict[str, Any]:
         if kind not in EVENT_KINDS:
             raise ed.fail(kind, f"no event kind {kind!r}", "board_no_event", kind=kind)
         ed.table(kind)
+    ex.table("pending_info", {})
+    for name in ("options_include", "options_exclude"):
+        ex.list(name, [])
     for cid in ex.table("chars", {}).data:
         ex.table("chars").table(cid).check_keys(CHAR_EXPECT)
     for seat in ex.table("camps", {}).data:
