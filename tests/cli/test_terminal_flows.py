@@ -231,8 +231,8 @@ def test_an_opponents_card_shows_its_text_when_first_revealed() -> None:
 
 def test_board_summarises_what_happened_since_the_last_choice() -> None:
     r = runner.invoke(app, ["board", "play", "--seed", "2", "--players", "2"], input="1\n" * 200)
-    part = r.output.split("前回の選択からの出来事：")[1].split("の選択")[0]
-    assert "《攻撃》" in part or "ダメージ" in part
+    parts = [part.split("の選択")[0] for part in r.output.split("前回の選択からの出来事：")[1:]]
+    assert any("《攻撃》" in part or "ダメージ" in part for part in parts)
 
 
 def test_revealed_cards_of_opponents_show_their_text_in_help() -> None:

@@ -292,6 +292,17 @@ class Printer:
         self.seen = view["event_count"]
         return view
 
+    def rest(self, last: int | None = None) -> None:
+        """Print what happened since the last decision (its ``last`` lines) and the notes
+        due: the game has ended, or the player is out."""
+        since, lessons = self.take()
+        for line in since[-last if last else 0:]:
+            self.console.print(Text(f"  {line.text}"))
+        for lesson in lessons:
+            self.console.print(lesson)
+        if self.decider is not None:
+            self.decider.rest()
+
     def take(self) -> tuple[list, list]:
         """The lines since the last decision and the tutorial notes due, handed over once."""
         since, lessons = self.since, self.lessons
@@ -392,15 +403,16 @@ def ask_human(console: Console, game, seat: int, lang: str, decision: Decision,
     since, lessons = printer.take() if printer is not None else ([], [])
     decider = printer.decider if printer is not None and printer.decider else Decider(console, lang)
     state: list[Any] = [screen(view, texts, with_hand=True)] if decision.kind in STATE_KINDS else []
-    prompt: list[Any] = list(lessons)
-    prompt += [Text(texts.t("ui.your_turn", camp=texts.camp(seat)), style="bold " + _color(seat)),
-               Text(texts.prompt(decision.to_json()), style="bold")]
+    notes: list[Any] = list(lessons)
+    prompt: list[Any] = [
+        Text(texts.t("ui.your_turn", camp=texts.camp(seat)), style="bold " + _color(seat)),
+        Text(texts.prompt(decision.to_json()), style="bold")]
     lesson = teacher.decision(decision.kind, texts) if teacher else None
     if lesson is not None:
-        prompt.append(lesson)
+        notes.append(lesson)
     options = merged_options(decision, texts)
     prompt += option_lines([label for label, _ in options], console.width)
-    index = decider.decide(Frame(state, since, prompt),
+    index = decider.decide(Frame(state, since, prompt, notes),
                            [[label, str(opt)] for label, opt in options],
                            lambda: page(console, board_help(decision, texts, options)))
     return options[index][1]
@@ -411,9 +423,7 @@ def knocked_out(console: Console, printer: Printer) -> bool:
     from fuyuki.cli.prompt import t
 
     lang = printer.lang
-    since, _ = printer.take()
-    for line in since[-8:]:
-        console.print(Text(f"  {line.text}"))
+    printer.rest(last=8)
     console.print(Text(t(lang, "screen.out"), style="bold red"))
     console.print(t(lang, "screen.out_ask"), markup=False)
     assert printer.decider is not None
@@ -513,8 +523,7 @@ def play(
                     choice = agents[s].choose(game.view(s), decision)
                 game.submit(s, choice)
         printer.flush()
-        for line in printer.take()[0]:
-            console.print(Text(f"  {line.text}"))
+        printer.rest()
         _outcome(console, game, lang)
         if save:
             game.record.save(save)

@@ -126,7 +126,8 @@ class Terminal:
         view = self.game.view(self.seat)
         cards = self.game.rules.cards
         kind_name = t(self.lang, f"decision.{decision.kind}")
-        prompt: list = [indented(lesson, style="bold yellow", indent=0) for lesson in self.lessons]
+        notes = [indented(lesson, style="bold yellow", indent=0) for lesson in self.lessons]
+        prompt: list = []
         if decision.kind == "jewel":
             prompt += [Text(line) for line in battle_totals(self.game.events, view, cards,
                                                             self.lang)]
@@ -139,7 +140,7 @@ class Terminal:
                                        indent=5))
             else:
                 prompt.append(Text(f"  {i}. {label}"))
-        frame = Frame(self.state(decision), self.since, prompt)
+        frame = Frame(self.state(decision), self.since, prompt, notes)
         self.since, self.lessons = [], []
         index = self.decider.decide(
             frame, [option_names(o, cards) for o in decision.options],
@@ -147,10 +148,16 @@ class Terminal:
         return decision.options[index]
 
     def rest(self) -> None:
-        """What happened after the last decision, whole (the game has ended)."""
+        """What happened after the last decision, whole, and the notes due (the game has
+        ended)."""
+        from fuyuki.cli.sbb_screen import indented
+
         for line in self.since:
             self.console.print(f"  {line.text}", highlight=False, markup=False)
-        self.since = []
+        for lesson in self.lessons:
+            self.console.print(indented(lesson, style="bold yellow", indent=0))
+        self.since, self.lessons = [], []
+        self.decider.rest()
 
 
 def page(console: Console, renderable) -> None:

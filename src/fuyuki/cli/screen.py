@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
-from rich.console import Console, RenderableType
+from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
 from fuyuki.cli.pager import page
@@ -40,9 +40,14 @@ STEP, OUTCOME, MINE = 0, 1, 2
 
 @dataclass
 class Frame:
+    """One decision's screen: the ``state``, the lines ``since`` the last decision, the
+    ``notes`` of a tutorial (drawn above the prompt when they fit; else one line says ``?``
+    shows them) and the ``prompt`` (the question, its numbers, the options)."""
+
     state: list[RenderableType] = field(default_factory=list)
     since: list[Since] = field(default_factory=list)
     prompt: list[RenderableType] = field(default_factory=list)
+    notes: list[RenderableType] = field(default_factory=list)
 
 
 def lines_of(console: Console, parts: Sequence[RenderableType]) -> int:
@@ -76,12 +81,27 @@ class Decider:
     def __init__(self, console: Console, lang: str) -> None:
         self.console, self.lang = console, lang
         self.log: list[str] = []
+        self.waiting: list[RenderableType] = []    # tutorial notes not drawn yet
 
-    def draw(self, frame: Frame) -> None:
+    def draw(self, frame: Frame) -> list[RenderableType]:
         """The frame on one screen: the state, the lines since the last decision that fit,
-        the prompt (the input line is the last of the 24)."""
+        the tutorial's notes that fit (the others wait for the next screens; ``?`` shows them
+        now), the prompt (the input line is the last of the 24). Returns the notes left
+        waiting."""
         c = self.console
         used = lines_of(c, frame.state) + lines_of(c, frame.prompt) + 1
+        waiting = self.waiting + frame.notes
+        notes: list[RenderableType] = []
+        floor = used + (2 if frame.since else 0)
+        for i, note in enumerate(waiting):
+            rest = 1 if i + 1 < len(waiting) else 0     # the line saying more are waiting
+            if floor + lines_of(c, notes + [note]) + rest > SCREEN_LINES:
+                break
+            notes.append(note)
+        self.waiting = waiting[len(notes):]
+        if self.waiting:
+            notes.append(Text(t(self.lang, "screen.notes"), style="yellow"))
+        used += lines_of(c, notes)
         shown: list[Text] = []
         if frame.since:
             room = SCREEN_LINES - used - 1            # the heading
@@ -93,8 +113,15 @@ class Decider:
             c.print(Text(t(self.lang, "screen.since"), style="bold"))
             for line in shown:
                 c.print(line)
-        for part in frame.prompt:
+        for part in notes + frame.prompt:
             c.print(part)
+        return self.waiting
+
+    def rest(self) -> None:
+        """Print the notes still waiting (the game has ended)."""
+        for note in self.waiting:
+            self.console.print(note)
+        self.waiting = []
 
     def show_log(self) -> None:
         page(self.console, Text("\n".join(self.log) or t(self.lang, "screen.empty_log")))
@@ -122,5 +149,13 @@ class Decider:
 
     def decide(self, frame: Frame, names: Sequence[Sequence[str]],
                show_help: Callable[[], None]) -> int:
-        self.draw(frame)
-        return self.ask(names, show_help)
+        left_out = self.draw(frame)
+        if not left_out:
+            return self.ask(names, show_help)
+
+        def notes_and_help() -> None:
+            page(self.console, Group(*left_out))
+            self.waiting = []
+            show_help()
+
+        return self.ask(names, notes_and_help)
