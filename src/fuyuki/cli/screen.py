@@ -59,7 +59,7 @@ def fit(console: Console, lang: str, since: list[Since], room: int) -> list[Text
     """The lines of ``since`` that fit ``room`` terminal lines, in their order: all of them if
     they fit; else the higher ranks first (the latest of a rank first), and one line saying
     how many more the log holds."""
-    rows = [(s, Text(f"  {s.text}")) for s in since]
+    rows = [(s, Text("  " + s.text.replace("\n", "\n  "))) for s in since]
     height = {id(s): lines_of(console, [row]) for s, row in rows}
     if sum(height.values()) <= room:
         return [row for _, row in rows]
