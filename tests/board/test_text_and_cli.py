@@ -198,3 +198,13 @@ def test_camp_lines_list_a_stray_once_on_its_own_line_and_the_dead_as_dead() -> 
     assert lines[0].startswith("ライダー陣営") and "慎二死亡" in lines[0] and "ライダー" not in lines[0][6:]
     assert lines[-1] == "はぐれ: ●ライダー25/25"
     assert sum("ライダー25/25" in line for line in lines) == 1
+
+
+def test_hp_is_never_shown_below_0() -> None:
+    """A blow beyond the last HP reads HP 0 (issue 50: "HP -10/23" was shown)."""
+    game = board.new_game(players=2, seed=1, camps=["rider", "saber"])
+    view = game.view(None)
+    for lang, want in (("ja", "HP 0（−10）"), ("en", "HP 0 (−10)")):
+        line = Texts(game.pack, view, lang).event(
+            {"kind": "damage", "data": {"char": "shinji", "amount": 10, "hp": -9, "cause": "attack"}})
+        assert want in line and "-9" not in line, line

@@ -162,7 +162,7 @@ def test_a_gm_a_player_and_two_readers_run_a_war_inchromium(tmp_path, app_factor
             assert p.locator("#gm").is_hidden() and p.locator("#links").is_hidden()
 
         # the player's page has committed to its contribution to turn 1's dice on its own
-        player.wait_for_function("() => state && state.view.dice && state.view.dice.committed")
+        player.wait_for_function("() => last && last.view.dice && last.view.dice.committed")
         gm.fill("#narration", "冬木の夜、二つの陣営が動き出す。")
         gm.click("#narrate-btn")
         asked = answered = battled = False
@@ -279,7 +279,7 @@ def test_a_new_gm_link_replaces_the_old_token_this_browser_held(tmp_path, app_fa
         _, new = new_link(app.state.storage, table.code)
         page.goto(f"{server.url}/t/{table.code}#k={new}")
         page.wait_for_selector("#links:not(.hidden)", timeout=10000)
-        held = page.evaluate(f"localStorage.getItem('fuyuki.war.{table.code}')")
+        held = page.evaluate(f"localStorage.getItem('fuyuki.token.{table.code}')")
         assert held == new
         other = ctx.new_page()
         other.goto(f"{server.url}/t/{table.code}")

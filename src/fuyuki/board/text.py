@@ -91,7 +91,8 @@ class Texts:
         if k == "action":
             return t("ev.action", camp=self.camp(d["seat"]), action=t(f"act.{d['action']}"))
         if k in ("heal", "damage", "revive", "death", "stray", "out_of_reach"):
-            return t(f"ev.{k}", **{**d, "char": self.char(d["char"])})
+            hp = {"hp": max(0, d["hp"])} if "hp" in d else {}     # the dead show HP 0, not -9
+            return t(f"ev.{k}", **{**d, "char": self.char(d["char"]), **hp})
         if k == "ability":
             return t("ev.ability", char=self.char(d["char"]), ability=self.means(d["ability"]))
         if k == "moved":

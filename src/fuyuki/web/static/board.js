@@ -13,6 +13,10 @@ Object.assign(I18N.ja, {
   b_stray: "はぐれ", b_alone: "単独行動", b_dead: "死亡", b_waiting: "{camp}の選択を待っています…",
   b_winner: "勝者：{camp}", b_no_winner: "勝者なし", b_master: "マスター", b_servant: "サーヴァント",
   b_skills: "スキル", b_abilities: "魔術・宝具",
+  b_plot_full: "プロットは上限（CH {ch}枚）まで埋まっているので、今できるのはパスか令呪だけです。",
+  b_plot_setup: "準備で山札から{n}枚があなたのプロットに伏せられ、上限（CH {ch}枚）に達しています。だから今できるのはパスか令呪だけです。",
+  b_rank_rule: "順位：最後まで残った陣営が上、脱落した陣営は後まで残ったほど上。",
+  b_standing: "残った（マスター健在）", b_fell: "脱落（{n}番目）",
   ph_setup: "準備", ph_start: "準備", ph_draw: "ドロー", ph_plot: "プロット", ph_unit: "ユニット",
   ph_action: "アクション", ph_end: "エンド", ph_over: "終了",
 });
@@ -24,6 +28,10 @@ Object.assign(I18N.en, {
   b_stray: "stray", b_alone: "alone", b_dead: "dead", b_waiting: "Waiting for {camp}…",
   b_winner: "Winner: {camp}", b_no_winner: "No winner", b_master: "Master", b_servant: "Servant",
   b_skills: "Skills", b_abilities: "魔術 / 宝具",
+  b_plot_full: "Your plotted cards are at the limit (CH {ch}): you may only pass or use a 令呪 now.",
+  b_plot_setup: "The setup plotted {n} cards from the deck for you, up to the limit (CH {ch}): that is why you may only pass or use a 令呪 now.",
+  b_rank_rule: "Ranking: the camps still standing first, then the fallen camps, the last to fall first.",
+  b_standing: "still standing (master alive)", b_fell: "fell ({n}. out)",
   ph_setup: "setup", ph_start: "setup", ph_draw: "draw", ph_plot: "plot", ph_unit: "unit",
   ph_action: "action", ph_end: "end", ph_over: "over",
 });
@@ -37,6 +45,7 @@ const BATTLE_KINDS = new Set(["battle", "preempt", "battle_cancelled", "attack_c
 let DATA = null, promptTurn = null, infoChar = null;
 
 const BOARD = {
+  replayPace: 350,                 // a game is hundreds of small steps
   async load() { DATA = await api("/api/games/board/data"); },
   forget() { promptTurn = null; sentTurn = null; },
   render(v, freshCount) {
@@ -83,8 +92,9 @@ function fitText(node, text, size, room) {
   return node;
 }
 function stat(base, boost) { return boost ? `${base}+${boost}` : String(base); }
+function hp(c) { return Math.max(0, c.hp); }            // the dead show 0, never "HP -10"
 function charLine(c) {
-  return `${c.name}  HP ${c.hp}/${c.max_hp}  AT ${stat(c.at, c.boost_at)}  DF ${stat(c.df, c.boost_df)}`;
+  return `${c.name}  HP ${hp(c)}/${c.max_hp}  AT ${stat(c.at, c.boost_at)}  DF ${stat(c.df, c.boost_df)}`;
 }
 function charDetail(v, c) {
   const skills = Object.entries(c.skills).map(([k, lv]) => {
@@ -96,7 +106,7 @@ function charDetail(v, c) {
     return x ? `${x.name}（${pickText(x.text)}）` : a;
   });
   const lines = [`${c.name} — ${c.role === "master" ? t("b_master") : t("b_servant")} / ${campName(v, c.camp)}`,
-    `HP ${c.hp}/${c.max_hp}  AT ${stat(c.at, c.boost_at)}  DF ${stat(c.df, c.boost_df)}`];
+    `HP ${hp(c)}/${c.max_hp}  AT ${stat(c.at, c.boost_at)}  DF ${stat(c.df, c.boost_df)}`];
   if (skills.length) lines.push(`${t("b_skills")}: ${skills.join("、")}`);
   if (abil.length) lines.push(`${t("b_abilities")}: ${abil.join(" ")}`);
   if (c.alone) lines.push(t("b_alone"));
@@ -142,12 +152,22 @@ function drawPrompt(v) {
   $("prompt").dataset.kind = v.decision.kind;
   $("prompt-err").textContent = "";
   $("prompt-title").textContent = `${t("your_turn")}: ${v.prompt[lang()] || v.prompt.ja}`;
+  $("prompt-note").textContent = plotNote(v);
   const labels = v.labels[lang()] || v.labels.ja;
   show("map-hint", list.some(x => x.ref));
   $("prompt-options").replaceChildren(...list.map(x => el("button", {
     type: "button", class: "option" + (x.ref ? " mapped" : ""), "data-option": String(x.o),
     text: labels[x.i], onclick: () => move(x.o) })));
   drawTimer();
+}
+
+// a plot that offers only パス / 令呪: why (the plotted cards are at the limit — at the start,
+// because the setup plotted them from the deck)
+function plotNote(v) {
+  const camp = v.camps[v.seat];
+  if (v.decision.kind !== "plot" || !v.plotted || v.plotted.length < camp.ch) return "";
+  // (a plot phase plots one card at most: full at the first one means the setup filled it)
+  return v.round === 1 ? t("b_plot_setup", { n: v.plotted.length, ch: camp.ch }) : t("b_plot_full", { ch: camp.ch });
 }
 
 // ------------------------------------------------------------------ the map
@@ -197,9 +217,9 @@ function drawMap(v) {
       if (ch.alone) cls.push("alone");
       if (refs.length) cls.push("target");
       if (v.seat !== null && ch.camp === v.seat) cls.push("mine");
-      const label = `${(ch.short || ch.name).slice(0, cols === 1 ? 6 : 2)} ${ch.hp}`;
+      const label = `${(ch.short || ch.name).slice(0, cols === 1 ? 6 : 2)} ${hp(ch)}`;
       const text = fitText(svg("text", { x: x + w / 2, y: y + 12, "text-anchor": "middle" }, label), label, pieceFont, w - 5);
-      const frac = Math.max(0, Math.min(1, ch.hp / ch.max_hp));
+      const frac = Math.min(1, hp(ch) / ch.max_hp);
       const g = svg("g", { class: cls.join(" "), "data-char": ch.id, tabindex: "0" },
         svg("rect", { x, y, width: w, height: 16, rx: ch.role === "master" ? 2 : 8, fill: colour(ch.camp) }),
         svg("rect", { x: x + 4, y: y + 13.5, width: (w - 8) * frac, height: 2, class: "hpbar" }),
@@ -299,9 +319,13 @@ function drawEnd(v) {
   const r = v.result;
   const over = events.find(e => e.kind === "game_over");
   $("end-reason").textContent = over ? eventText(over) : (r.winners.length ? t("b_winner", { camp: campName(v, r.winners[0]) }) : t("b_no_winner"));
+  // why the camps rank so: those still standing first, then the fallen, the last to fall first
+  const fallen = r.ranking.flat().filter(s => v.camps[s].out);
+  const why = seat => v.camps[seat].out ? t("b_fell", { n: fallen.length - fallen.indexOf(seat) }) : t("b_standing");
+  $("rank-rule").textContent = t("b_rank_rule");
   $("ranking").replaceChildren(...r.ranking.flatMap(place => place.map(seat =>
     el("li", { class: r.winners.includes(seat) ? "win" : "", "data-seat": seat },
-      dot(seat), `${campName(v, seat)} — ${seatName(seat)}`))));
+      dot(seat), `${campName(v, seat)} — ${seatName(seat)}`, el("span", { class: "dim why", text: ` · ${why(seat)}` })))));
 }
 
 startTable(BOARD);

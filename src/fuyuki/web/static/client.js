@@ -1,40 +1,52 @@
-// The table page's machinery, the same for every game: join, seat token, WebSocket with
-// reconnect, the waiting room, moves with their "turn", the decision timer, the "bot plays for
-// you" bar, the log and the replay of a finished game. A game's page script calls
-// startTable(GAME) with its drawing functions:
+// The table chrome, the same for every game's page: join, seat token, the one WebSocket
+// connection (reconnect with the close codes), the waiting room, moves with their "turn", the
+// decision timer, the "bot plays for you" bar, whose turn (#turnbar, the tab title, the sound
+// of #sound-btn), the invite (#invite-btn), the chat (#chat), the end (#rematch-btn, #replay-btn,
+// #lobby-btn) and the replay (#replay: slider, jump to a round, autoplay, close). A page holds
+// empty placeholders with those ids where it wants them; mountChrome() fills them. A game's
+// own script draws its board and its prompt, and calls startTable(GAME):
 //   GAME.load(summary)       async: fetch the game's static data (card texts)
 //   GAME.render(view, fresh) draw a state message's page data (fresh: new events count)
 //   GAME.replay(frame)       draw a replay frame (public view and events of one step)
-//   GAME.forget()            the language changed (forget cached prompts)
-// What players expect comes with it for every page that has the elements (social.js): the
-// reconnect banner, whose turn (#turnbar/#turn-text, the tab title, the optional sound of
-// #sound-btn), the invite dialog (#invite-btn), the chat (#chat), the rematch (#rematch-btn,
-// #rematch-note, #rematch-go), the replay's every hand (#rp-hands), this browser's games.
-// Everything shown comes from the server's state messages (built from view(seat)); the page
-// holds no secret of its own. Needs common.js and social.js.
+//   GAME.forget()            the language changed or the page reconnected (forget caches)
+// and, where its game differs: GAME.message(msg) (a message other than state/error),
+// GAME.seatName(i), GAME.round(view) and GAME.roundKey (what the replay jumps by: "rp_round"),
+// GAME.hostSeat(msg) (the seat whose link this browser keeps: 0), GAME.rematch (false: none),
+// GAME.hands (the replay's every-hand box). Everything shown comes from the server's state
+// messages (built from view(seat)); the page holds no secret of its own.
+// Needs common.js and social.js.
 "use strict";
 
 const CODE = (location.pathname.match(/\/t\/([A-Za-z0-9_-]+)/) || [])[1] || "";
 const PARAMS = new URLSearchParams(location.search);
 const TOKEN_KEY = "fuyuki.token." + CODE;
-// a seat's link (/t/CODE#k=TOKEN, made by `fuyuki link`) gives this browser that seat; the
-// token leaves the address bar at once
+// a seat's link (/t/CODE#k=TOKEN: `fuyuki link`, a war's seat links) gives this browser that
+// seat; the token leaves the address bar at once. A link that differs from the token this
+// browser already holds for the table (a GM trying a player's link) is this tab's only, until
+// it proves to be the host's seat (a new host link after the old one was lost).
 const LINK = /^#k=([A-Za-z0-9_-]+)$/.exec(location.hash);
-if (LINK) {
-  localStorage.setItem(TOKEN_KEY, LINK[1]);
+if (CODE && LINK) {
+  const held = localStorage.getItem(TOKEN_KEY);
+  (held && held !== LINK[1] ? sessionStorage : localStorage).setItem(TOKEN_KEY, LINK[1]);
   history.replaceState(null, "", location.pathname + location.search);
 }
 // (a link pasted over this very page changes only the hash: load it as a page)
 addEventListener("hashchange", () => { if (/^#k=/.test(location.hash)) location.reload(); });
 let ws = null, last = null, events = [], summary = null, spectate = PARAMS.has("watch");
-let sentTurn = null, deadlineAt = null, timerHandle = null;
-let replayStep = null, replaySteps = 0, reconnectDelay = 800, GAME = null;
-let sentRematch = false, soundLabel = null;
+let sentTurn = null, deadlineAt = null, timerHandle = null, errBox = "prompt-err";
+let replayStep = null, replaySteps = 0, replayChat = null, autoplay = null, reconnectDelay = 800;
+let GAME = null, sentRematch = false, soundLabel = null, endSeen = false, chatLines = [];
+const frames = new Map();
 
 const $ = id => document.getElementById(id);
-const show = (id, on) => $(id).classList.toggle("hidden", !on);
+const show = (id, on) => { const e = $(id); if (e) e.classList.toggle("hidden", !on); };
+const on = (id, kind, fn) => { const e = $(id); if (e) e.addEventListener(kind, fn); };
+function token() { return spectate ? null : sessionStorage.getItem(TOKEN_KEY) || localStorage.getItem(TOKEN_KEY); }
+function seated() { return !!last && last.you !== null && last.you !== undefined; }
 
 function seatName(i) {
+  const own = GAME && GAME.seatName ? GAME.seatName(i) : null;
+  if (own) return own;
   const seats = (last && last.seats) || (summary && summary.seats) || [];
   const s = seats[i];
   let name = s ? (s.name || (s.kind === "bot" ? `${t("bot")}` : t("open_seat"))) : "";
@@ -52,20 +64,66 @@ function eventText(e) {
   return text;
 }
 
+// ------------------------------------------------------------------ the chrome's elements
+const button = (id, i18n, cls) => el("button", { type: "button", id, class: cls || null, "data-i18n": i18n });
+function fill(id, ...children) {
+  const box = $(id);
+  if (box && !box.children.length) box.append(...children.filter(c => c !== null));
+  return box;
+}
+function mountChrome() {
+  const langBtn = $("lang");
+  if (langBtn && !$("invite-btn")) {
+    langBtn.before(button("invite-btn", "invite", "small"), button("sound-btn", null, "small"));
+  }
+  fill("join", el("h2", { "data-i18n": "join" }),
+    el("form", { id: "join-form", class: "row" },
+      el("label", null, el("span", { "data-i18n": "your_name" }), el("br"),
+        el("input", { id: "join-name", maxlength: "24", required: "", autocomplete: "nickname" })),
+      el("button", { class: "primary", type: "submit", "data-i18n": "join_btn" }), button("watch-btn", "watch_btn")),
+    el("div", { class: "err", id: "join-err" }));
+  fill("lobby", el("h2", { "data-i18n": "waiting" }), el("p", { class: "dim", "data-i18n": "share_link" }),
+    el("div", { class: "share", id: "lobby-link" }), el("ol", { id: "lobby-seats" }),
+    button("start-btn", "start_now", "primary hidden"));
+  const bar = $("turnbar");
+  if (bar && !$("turn-text")) { bar.classList.add("panel"); bar.prepend(el("span", { id: "turn-text" })); }
+  fill("autobar", el("span", { "data-i18n": "auto_bar" }), " ", button("back-btn", "take_back", "small"));
+  fill("endbar", el("div", { class: "row" },
+    button("rematch-btn", "rematch", "primary hidden"), button("replay-btn", "replay"),
+    el("a", { href: "/", id: "lobby-btn", class: "button", "data-i18n": "back_to_lobby" })),
+  el("div", { id: "rematch-note", class: "hidden" }, el("span", { "data-i18n": "rematch_ready" }), " ",
+    button("rematch-go", "rematch_go", "primary small")));
+  fill("replay", el("h2", { "data-i18n": "replay" }),
+    el("div", { class: "row" }, button("rp-start", "to_start", "small"), button("rp-prev", "prev"),
+      el("span", null, el("span", { "data-i18n": "step" }), " ", el("span", { id: "rp-step", text: "0" }), "/",
+        el("span", { id: "rp-steps", text: "0" })),
+      button("rp-next", "next"), button("rp-end", "to_end", "small")),
+    el("input", { type: "range", id: "rp-slider", min: "0", max: "0", value: "0", "aria-label": "step" }),
+    el("div", { class: "row" }, button("rp-play", "rp_play"),
+      el("label", { class: "inline" }, el("span", { "data-i18n": "rp_jump" }), " ", el("select", { id: "rp-round" })),
+      button("rp-close", "rp_close", "small")),
+    GAME.hands ? el("label", null, el("input", { type: "checkbox", id: "rp-hands" }), " ",
+      el("span", { "data-i18n": "show_hands" })) : null,
+    GAME.hands ? el("div", { id: "rp-hands-box", class: "hidden" }) : null,
+    el("div", { class: "err", id: "rp-err" }));
+}
+// the texts the chrome writes itself (the rest follows data-i18n)
+function relabel() {
+  if (soundLabel) soundLabel();
+  const d = $("invite-dialog");
+  if (d) d.remove();                         // made again in the new language
+  if ($("chat")) { Social.chatPanel($("chat"), send); drawChat(); }
+  drawRounds();
+  drawPlay();
+}
+
 // ------------------------------------------------------------------ start
 async function startTable(game) {
-  GAME = game;
+  GAME = Object.assign({ rematch: true, hands: false, roundKey: "rp_round", round: v => v.round,
+    hostSeat: () => 0, message() {}, forget() {} }, game);
+  mountChrome();
   applyI18n();
-  setupLangButton(() => {
-    GAME.forget();
-    if (soundLabel) soundLabel();
-    if ($("chat")) {
-      const lines = Social.chat.slice();
-      Social.chatPanel($("chat"), send);
-      Social.chatUpdate({ chat: lines, chat_from: 0 }, seatName, !!last && last.you !== null && replayStep === null);
-    }
-    rerender();
-  });
+  setupLangButton(() => { GAME.forget(); relabel(); rerender(); });
   $("code").textContent = CODE;
   try {
     summary = await api(`/api/tables/${CODE}`);
@@ -75,18 +133,23 @@ async function startTable(game) {
   }
   await GAME.load(summary);
   setupSocial();
-  $("watch-btn").addEventListener("click", () => { spectate = true; show("join", false); connect(); });
-  $("join-form").addEventListener("submit", joinTable);
-  $("start-btn").addEventListener("click", () => send({ type: "start" }));
-  $("back-btn").addEventListener("click", () => send({ type: "back" }));
-  $("replay-btn").addEventListener("click", () => openReplay(0));
-  $("rp-prev").addEventListener("click", () => openReplay(Math.max(0, replayStep - 1)));
-  $("rp-next").addEventListener("click", () => openReplay(Math.min(replaySteps, replayStep + 1)));
-  $("rp-start").addEventListener("click", () => openReplay(0));
-  $("rp-end").addEventListener("click", () => openReplay(replaySteps));
-  const token = localStorage.getItem(TOKEN_KEY);
+  on("watch-btn", "click", () => { spectate = true; show("join", false); connect(); });
+  on("join-form", "submit", joinTable);
+  on("start-btn", "click", () => send({ type: "start" }));
+  on("back-btn", "click", () => send({ type: "back" }));
+  on("replay-btn", "click", () => openReplay(0));
+  on("rp-prev", "click", () => openReplay(Math.max(0, replayStep - 1)));
+  on("rp-next", "click", () => openReplay(Math.min(replaySteps, replayStep + 1)));
+  on("rp-start", "click", () => openReplay(0));
+  on("rp-end", "click", () => openReplay(replaySteps));
+  on("rp-slider", "input", () => { $("rp-step").textContent = $("rp-slider").value; });
+  on("rp-slider", "change", () => openReplay(+$("rp-slider").value));
+  on("rp-round", "change", () => { const n = +$("rp-round").value; if (n) jumpTo(n); });
+  on("rp-play", "click", () => { if (autoplay) stopAutoplay(); else startAutoplay(); });
+  on("rp-close", "click", closeReplay);
+  on("rp-hands", "change", () => openReplay(replayStep || 0));
   const open = summary.seats.some(s => s.open);
-  if (!token && !spectate && summary.status === "waiting" && open) {
+  if ($("join") && !token() && !spectate && summary.status === "waiting" && open) {
     $("join-name").value = localStorage.getItem("fuyuki.name") || "";
     show("join", true);
     return;
@@ -99,13 +162,12 @@ function setupSocial() {
   if ($("invite-btn")) Social.invite($("invite-btn"), CODE);
   if ($("sound-btn")) soundLabel = Social.soundButton($("sound-btn"));
   if ($("chat")) Social.chatPanel($("chat"), send);
-  if ($("rematch-btn")) $("rematch-btn").addEventListener("click", () => { sentRematch = true; send({ type: "rematch" }); });
-  if ($("rematch-go")) $("rematch-go").addEventListener("click", () => {
+  on("rematch-btn", "click", () => { sentRematch = true; send({ type: "rematch" }); });
+  on("rematch-go", "click", () => {
     if (!last || !last.rematch) return;
-    if (last.you === null || last.you === undefined) location.href = `/t/${last.rematch}?watch=1`;
+    if (!seated()) location.href = `/t/${last.rematch}?watch=1`;
     else Social.goRematch(CODE, last.rematch);
   });
-  if ($("rp-hands")) $("rp-hands").addEventListener("change", () => openReplay(replayStep || 0));
 }
 
 async function joinTable(ev) {
@@ -133,17 +195,16 @@ function connect() {
     reconnectDelay = 800;
     GAME.forget();
     sentTurn = null;
-    const token = spectate ? null : localStorage.getItem(TOKEN_KEY);
-    ws.send(JSON.stringify({ type: "hello", token }));
+    ws.send(JSON.stringify({ type: "hello", token: token() }));
   };
   ws.onmessage = ev => {
     const msg = JSON.parse(ev.data);
     if (msg.type === "state") onState(msg);
     else if (msg.type === "error") onError(msg);
+    else GAME.message(msg);
   };
   ws.onclose = ev => {
     $("conn").textContent = t("disconnected");
-    if (replayStep !== null) return;
     Social.connection(false);
     const final = { 4001: "replaced", 4004: "not_found", 4008: "no_room" }[ev.code];
     if (final) { $("reconnect").textContent = errText(final); return; }   // no use trying again
@@ -152,33 +213,59 @@ function connect() {
   };
 }
 
-function send(msg) { if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg)); }
+// a message to the table; ``box``: where its refusal is shown (default: the prompt's)
+function send(msg, box) {
+  if (box) errBox = box;
+  if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg));
+}
 
 // answer the open decision (once per decision: "turn" names it)
-function move(choice) {
+function move(choice, box) {
   if (!ws || ws.readyState !== WebSocket.OPEN) return;     // the banner says why
   if (!last || last.turn === null || last.turn === undefined || sentTurn === last.turn) return;
   sentTurn = last.turn;
-  $("prompt-err").textContent = "";
+  errBox = box || "prompt-err";
+  if ($(errBox)) $(errBox).textContent = "";
   send({ type: "move", choice, turn: last.turn });
   document.querySelectorAll("#prompt button").forEach(b => { b.disabled = true; });
 }
 
 function onError(msg) {
-  if (msg.code === "bad_token") { localStorage.removeItem(TOKEN_KEY); spectate = true; return; }
+  if (msg.code === "bad_token") {
+    sessionStorage.removeItem(TOKEN_KEY);
+    localStorage.removeItem(TOKEN_KEY);
+    spectate = true;
+    return;
+  }
   sentTurn = null;
-  $("prompt-err").textContent = errText(msg.code, msg.message);
+  const box = $(errBox) || $("prompt-err");
+  if (box) box.textContent = errText(msg.code, msg.message);
   document.querySelectorAll("#prompt button").forEach(b => { b.disabled = false; });
 }
 
 function onState(msg) {
+  const tabOnly = sessionStorage.getItem(TOKEN_KEY);
+  if (tabOnly && msg.you !== null && msg.you !== undefined && msg.you === GAME.hostSeat(msg)) {
+    localStorage.setItem(TOKEN_KEY, tabOnly);     // the host's new link: this browser's from now on
+    sessionStorage.removeItem(TOKEN_KEY);
+  }
+  if (!last && !localStorage.getItem("fuyuki.lang") && msg.config && msg.config.lang && msg.config.lang !== lang()) {
+    setLang(msg.config.lang);                     // the table's language until the reader picks one
+    applyI18n();
+    $("lang").textContent = t("lang_switch");
+    relabel();
+  }
   if (msg.from_start) events = [];
   const fresh = msg.events || [];
   events.push(...fresh);
   last = msg;
+  if ($(errBox) && fresh.length) $(errBox).textContent = "";
   $("conn").textContent = msg.you === null ? t("spectating") : "";
-  if ($("chat")) Social.chatUpdate(msg, seatName, msg.you !== null);
-  if (msg.you !== null && msg.you !== undefined) {
+  if (msg.chat) {
+    chatLines.length = Math.min(chatLines.length, msg.chat_from || 0);
+    chatLines.push(...msg.chat);
+  }
+  if (seated()) {
     Social.remember(CODE, { game: msg.config.game, title: t(document.body.dataset.title || "title"),
       names: msg.seats.map(s => s.name || t("bot")), status: msg.status });
   }
@@ -186,15 +273,29 @@ function onState(msg) {
   rerender(fresh.length);
 }
 
+// the page after a state (the chat, the end's buttons and the rematch also under an open replay)
 function rerender(freshCount) {
-  if (replayStep !== null || !last) return;
+  if (!last) return;
+  drawChat();
+  drawRematch();
+  if (replayStep !== null) return;
   if (last.status === "waiting") { drawLobby(); return; }
   show("lobby", false);
   show("game", true);
   GAME.render(last.view, freshCount || 0);
   show("autobar", !!last.auto && !last.view.over);
   drawTurn(last.view);
-  drawRematch(last.view);
+  if (last.view.over && !endSeen && $("end")) {     // the end, where the player looks
+    endSeen = true;
+    $("end").scrollIntoView({ block: "start", behavior: "smooth" });
+  }
+}
+
+function drawChat() {
+  if (!$("chat")) return;
+  const replaying = replayStep !== null;
+  Social.chatUpdate(replaying ? replayChat || [] : chatLines, seatName, seated() && !replaying,
+    replaying ? "chat_replay" : "chat_spectator");
 }
 
 // whose turn: the bar names whom the table waits for; your turn also shows in the tab title
@@ -207,13 +308,16 @@ function drawTurn(v) {
   $("turnbar").classList.toggle("mine", mine);
 }
 
-// after the game: the players' rematch button, then the way to the new table
-function drawRematch(v) {
+// after the game: the players' rematch button, then the way to the new table; the replay
+// button while no replay is open
+function drawRematch() {
+  const over = !!(last.view && last.view.over) || (summary && summary.status === "over");
+  show("endbar", over);
+  show("replay-btn", over && replayStep === null);
   if (!$("rematch-btn")) return;
-  const seated = last.you !== null && last.you !== undefined;
-  show("rematch-btn", !!v.over && seated && !last.rematch);
-  show("rematch-note", !!v.over && !!last.rematch);
-  $("rematch-go").textContent = seated ? t("rematch_go") : t("watch_btn");
+  show("rematch-btn", over && GAME.rematch && seated() && !last.rematch);
+  show("rematch-note", over && !!last.rematch);
+  $("rematch-go").textContent = seated() ? t("rematch_go") : t("watch_btn");
 }
 
 function drawLobby() {
@@ -254,24 +358,91 @@ function drawLog(list, freshCount) {
 }
 
 // ------------------------------------------------------------------ replay (finished games)
+// Frames come from the server (the public view after a step); those seen are kept, so the
+// slider and the jump to a round cost one request a step at most.
+async function frame(step) {
+  const hands = !!($("rp-hands") && $("rp-hands").checked);
+  const key = `${step}:${hands}`;
+  if (!frames.has(key)) frames.set(key, await api(`/api/tables/${CODE}/replay/${step}${hands ? "?hands=1" : ""}`));
+  return frames.get(key);
+}
+
 async function openReplay(step) {
   try {
-    const hands = $("rp-hands") && $("rp-hands").checked;
-    const f = await api(`/api/tables/${CODE}/replay/${step}${hands ? "?hands=1" : ""}`);
+    const f = await frame(step);
     replayStep = f.step;
     replaySteps = f.steps;
-    if (!last) last = { seats: summary.seats, you: null };
-    for (const id of ["prompt", "end", "autobar", "lobby"]) show(id, false);
+    if (!last) last = { seats: summary.seats, you: null, config: summary.config, rematch: null };
+    for (const id of ["prompt", "autobar", "lobby", "waiting-note"]) show(id, false);
     show("replay", true);
     show("game", true);
     stopTimer();
     $("rp-step").textContent = f.step;
     $("rp-steps").textContent = f.steps;
-    if ($("turn-text")) $("turn-text").textContent = `${t("replay")} ${f.step}/${f.steps}`;
+    const slider = $("rp-slider");
+    slider.max = f.steps;
+    slider.value = f.step;
+    $("rp-err").textContent = "";
+    if ($("turn-text")) {
+      $("turn-text").textContent = `${t("replay")} ${f.step}/${f.steps}`;
+      $("turnbar").classList.remove("mine");
+    }
     document.title = t(document.body.dataset.title || "title");
-    if ($("chat")) Social.chatUpdate({ chat: f.chat || [], chat_from: 0 }, seatName, false, "chat_replay");
+    replayChat = f.chat || [];
+    drawChat();
+    drawRematch();
     GAME.replay(f);
+    if (!$("rp-round").options.length) drawRounds();
   } catch (e) {
-    $("prompt-err").textContent = errText(e.code, e.message);
+    stopAutoplay();
+    $("rp-err").textContent = errText(e.code, e.message);
   }
+}
+
+// the rounds (or turns) the replay can jump to: 1 to the last frame's
+let lastRound = 0;
+async function drawRounds() {
+  const box = $("rp-round");
+  if (!box || !replaySteps) return;
+  if (!lastRound) lastRound = GAME.round((await frame(replaySteps)).view) || 0;
+  const keep = box.value;
+  box.replaceChildren(el("option", { value: "", text: "—" }),
+    ...Array.from({ length: lastRound }, (_, i) => el("option", { value: i + 1, text: t(GAME.roundKey, { n: i + 1 }) })));
+  box.value = keep;
+}
+// the first step of round ``n`` (a binary search over the frames)
+async function jumpTo(n) {
+  stopAutoplay();
+  let lo = 0, hi = replaySteps;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((GAME.round((await frame(mid)).view) || 0) >= n) hi = mid; else lo = mid + 1;
+  }
+  await openReplay(lo);
+}
+
+function drawPlay() { const b = $("rp-play"); if (b) b.textContent = t(autoplay ? "rp_pause" : "rp_play"); }
+function startAutoplay() {
+  if (replayStep >= replaySteps) openReplay(0);
+  let busy = false;
+  autoplay = setInterval(async () => {
+    if (busy) return;
+    if (replayStep === null || replayStep >= replaySteps) { stopAutoplay(); return; }
+    busy = true;
+    await openReplay(replayStep + 1);
+    busy = false;
+  }, GAME.replayPace || 700);
+  drawPlay();
+}
+function stopAutoplay() { if (autoplay) clearInterval(autoplay); autoplay = null; drawPlay(); }
+
+// back to the table as it is now (the connection went on while the replay was open)
+function closeReplay() {
+  stopAutoplay();
+  replayStep = null;
+  replayChat = null;
+  show("replay", false);
+  show("rp-hands-box", false);
+  if (!ws) { connect(); return; }           // opened from ?replay=1
+  rerender(0);
 }

@@ -6,8 +6,9 @@ async function initLobby() {
   setupLangButton(fillMeta);
   const saved = localStorage.getItem("fuyuki.name");
   if (saved) document.getElementById("c-name").value = saved;
-  await fillMeta();
+  // (the form is this script's before the lobby's data arrives: a quick submit stays here)
   document.getElementById("create-form").addEventListener("submit", createTable);
+  await fillMeta();
   document.getElementById("c-edition").addEventListener("change", fillPlayers);
   document.getElementById("c-mode").addEventListener("change", fillPlayers);
   document.getElementById("c-players").addEventListener("change", fillBots);
@@ -81,6 +82,7 @@ function fillBots() {
 
 async function createTable(ev) {
   ev.preventDefault();
+  if (!META) await fillMeta();               // submitted before the lobby's data arrived
   const err = document.getElementById("c-err");
   err.textContent = "";
   const name = document.getElementById("c-name").value.trim();

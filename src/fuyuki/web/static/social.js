@@ -13,6 +13,7 @@ Object.assign(I18N.ja, {
   chat_h: "チャット", chat_send: "送信", chat_placeholder: "メッセージ（200文字まで）", chat_spectator: "観戦者は読むだけです", chat_replay: "リプレイのこの手順までのチャット",
   rematch: "同じメンバーでもう一戦", rematch_ready: "再戦のテーブルができました", rematch_go: "再戦へ",
   back_to_lobby: "ロビーに戻る", show_hands: "全員の手札を見る", hands_h: "全員のカード",
+  rp_play: "▶ 自動再生", rp_pause: "❚❚ 一時停止", rp_close: "リプレイを閉じる", rp_jump: "移動:", rp_round: "ラウンド{n}", rp_turn: "ターン{n}",
   history_h: "このブラウザで遊んだゲーム", open_tables_h: "参加者募集中のテーブル", no_open_tables: "いまはありません",
   public_table: "ロビーの一覧に公開する", seats_open: "空席{n}/{m}", host_label: "ホスト",
   status_waiting: "募集中", status_playing: "ゲーム中", status_over: "終了",
@@ -28,6 +29,7 @@ Object.assign(I18N.en, {
   chat_h: "Chat", chat_send: "Send", chat_placeholder: "Message (up to 200 characters)", chat_spectator: "Spectators can read only", chat_replay: "The chat up to this step of the replay",
   rematch: "Rematch with the same players", rematch_ready: "The rematch table is ready", rematch_go: "Go to the rematch",
   back_to_lobby: "Back to the lobby", show_hands: "Show every hand", hands_h: "Everyone's cards",
+  rp_play: "▶ Autoplay", rp_pause: "❚❚ Pause", rp_close: "Close the replay", rp_jump: "Go to:", rp_round: "Round {n}", rp_turn: "Turn {n}",
   history_h: "Games on this browser", open_tables_h: "Open tables", no_open_tables: "None right now",
   public_table: "List this table in the lobby", seats_open: "{n} of {m} seats open", host_label: "host",
   status_waiting: "waiting", status_playing: "playing", status_over: "over",
@@ -107,19 +109,10 @@ const Social = {
     button.addEventListener("click", () => {
       let d = document.getElementById("invite-dialog");
       if (!d) {
-        const copy = el("button", { type: "button", class: "primary", id: "copy-link", text: t("copy_link") });
-        copy.addEventListener("click", async () => {
-          try { await navigator.clipboard.writeText(link); }
-          catch (e) {                              // no clipboard API (http, old browser)
-            const r = document.createRange(); r.selectNodeContents(document.getElementById("invite-link"));
-            const s = getSelection(); s.removeAllRanges(); s.addRange(r); document.execCommand("copy");
-          }
-          copy.textContent = t("copied");
-        });
+        const shown = el("div", { class: "share", id: "invite-link", text: link });
         d = el("dialog", { id: "invite-dialog" },
-          el("h2", { text: t("invite_h") }),
-          el("div", { class: "share", id: "invite-link", text: link }),
-          el("div", { class: "row" }, copy),
+          el("h2", { text: t("invite_h") }), shown,
+          el("div", { class: "row" }, this.copyButton(() => link, shown, { id: "copy-link", class: "primary" })),
           el("img", { id: "invite-qr", src: `/api/tables/${code}/qr.svg`, alt: "QR", width: "220", height: "220" }),
           el("p", { class: "dim", text: t("qr_note") }),
           el("form", { method: "dialog" }, el("button", { type: "submit", text: t("close") })));
@@ -127,6 +120,20 @@ const Social = {
       }
       d.showModal();
     });
+  },
+  // a button that copies ``text()`` (without the clipboard API: selects ``node`` and copies it)
+  copyButton(text, node, attrs) {
+    const b = el("button", { type: "button", class: "small", ...(attrs || {}), text: t("copy_link") });
+    b.addEventListener("click", async () => {
+      try { await navigator.clipboard.writeText(text()); }
+      catch (e) {                              // no clipboard API (http, old browser)
+        const r = document.createRange(); r.selectNodeContents(node);
+        const s = getSelection(); s.removeAllRanges(); s.addRange(r); document.execCommand("copy");
+      }
+      b.textContent = t("copied");
+      setTimeout(() => { b.textContent = t("copy_link"); }, 2000);
+    });
+    return b;
   },
 
   // ---------------------------------------------------------------- chat
@@ -148,15 +155,10 @@ const Social = {
     }));
     const note = el("div", { id: "chat-note", class: "dim small-note hidden", text: t("chat_spectator") });
     box.replaceChildren(el("h2", { text: t("chat_h") }), list, note, form, stamps);
-    this.chat = [];
   },
-  // the state message's chat lines (chat_from: index of the first one sent); ``note``: why
-  // this page cannot write (default: a spectator)
-  chatUpdate(msg, seatName, canWrite, note) {
-    if (!msg.chat) return;
-    this.chat.length = Math.min(this.chat.length, msg.chat_from || 0);
-    this.chat.push(...msg.chat);
-    this.drawChat(this.chat, seatName);
+  // every chat line so far; ``note``: why this page cannot write (a spectator, the replay)
+  chatUpdate(lines, seatName, canWrite, note) {
+    this.drawChat(lines, seatName);
     const form = document.getElementById("chat-form");
     if (form) {
       form.classList.toggle("hidden", !canWrite);

@@ -14,6 +14,7 @@ Object.assign(I18N.en, { phase_setup: "Setup", phase_draft_master: "Master draft
   phase_draw: "Draw", phase_paused: "Paused", phase_over: "Over" });
 
 const SBB = {
+  hands: true,                     // the replay's 全員の手札を見る
   async load(summary) {
     await loadCards(summary.config.edition, summary.config.mode);
     $("confirm").addEventListener("click", () => { if (selected !== null) move(selected); });

@@ -1,5 +1,8 @@
 // Grail War RPG online — one page for the GM, the players and the readers (and the creation form).
 // Who you are comes from the token this browser holds for the war (a link's #k=... stores it).
+// The table chrome (connection, whose turn, invite, chat, end, replay) is client.js and
+// social.js; this draws the war: the GM's console, a player's decision, the readers' 安価, the
+// sheets, and the forum log with its dice check (war_dice.js).
 "use strict";
 
 Object.assign(I18N.ja, {
@@ -69,17 +72,13 @@ const KIND = {
 const STATS = { ja: ["筋力", "耐久", "敏捷", "魔力", "幸運", "宝具"], en: ["STR", "END", "AGI", "MGI", "LUK", "NP"] };
 const STAT_KEYS = ["str", "end", "agi", "mgi", "luk", "np"];
 
-const PATH = location.pathname.split("/");
-const CREATING = PATH[1] === "new";
-const CODE = CREATING ? null : decodeURIComponent(PATH[2] || "");
-const WATCH = new URLSearchParams(location.search).has("watch");
-const KEY = c => `fuyuki.war.${c}`;
-const $ = id => document.getElementById(id);
+const CREATING = location.pathname.split("/")[1] === "new";
+const INVITES = `fuyuki.war.${CODE}.invites`;     // the seat links the GM was given
 
-let ws = null, state = null, reconnectDelay = 800, lastErr = "decision-err";
-let events = [];               // every event this connection received, in order
 let logLines = [];             // {text, el} of every line shown (the verifier's line numbers)
+let logged = -1;               // how many of the events the log shows (-1: draw it again)
 let verified = null;
+let V = null;                  // the view drawn (the live one, or a replay frame's)
 
 // ---------------------------------------------------------------- creation
 async function showCreate() {
@@ -121,8 +120,8 @@ async function showCreate() {
     }
     try {
       const made = await api("/api/tables", body);
-      localStorage.setItem(KEY(made.code), made.token);
-      localStorage.setItem(KEY(made.code) + ".invites", JSON.stringify(made.invites));
+      localStorage.setItem(`fuyuki.token.${made.code}`, made.token);
+      localStorage.setItem(`fuyuki.war.${made.code}.invites`, JSON.stringify(made.invites));
       location.href = `/t/${made.code}`;
     } catch (e) {
       // the server's message names the field and the reason (a roster's key and line)
@@ -131,74 +130,54 @@ async function showCreate() {
   });
 }
 
-// ---------------------------------------------------------------- connection
-// a link's token is kept for the war; one that differs from a token this browser already holds
-// (the GM trying a seat link) is kept for this tab only
-function token() { return WATCH ? null : sessionStorage.getItem(KEY(CODE)) || localStorage.getItem(KEY(CODE)); }
-
-function connect() {
-  const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  $("conn").textContent = t("connecting");
-  ws = new WebSocket(`${proto}//${location.host}/ws/${CODE}`);
-  ws.onopen = () => { reconnectDelay = 800; $("conn").textContent = ""; ws.send(JSON.stringify({ type: "hello", token: token() })); };
-  ws.onmessage = ev => onMessage(JSON.parse(ev.data));
-  ws.onclose = ev => {
-    if (!state && ev.code === 1008 && !token()) { $("unknown").classList.remove("hidden"); return; }
-    $("conn").textContent = t("disconnected");
-    setTimeout(connect, reconnectDelay);
-    reconnectDelay = Math.min(reconnectDelay * 2, 10000);
-  };
-}
-function send(msg, errBox) {
-  lastErr = errBox || lastErr;
-  if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg));
-}
-
-function onMessage(m) {
-  if (m.type === "error") {
-    if (m.code === "bad_token") { sessionStorage.removeItem(KEY(CODE)); localStorage.removeItem(KEY(CODE)); return; }
-    $(lastErr).textContent = errText(m.code, m.message);
-    return;
-  }
-  if (m.type === "invite") {                  // a new seat link the GM asked for
-    const invites = JSON.parse(localStorage.getItem(KEY(CODE) + ".invites") || "{}");
+// ---------------------------------------------------------------- the table's messages
+const WAR = {
+  roundKey: "rp_turn", rematch: false,        // a war's links and dice belong to that war alone
+  round: v => v.turn,
+  hostSeat: msg => (msg.view ? msg.view.gm_seat : null),
+  seatName: i => (V && V.pairs ? (i === V.gm_seat ? t("r_gm") : pairName(i)) : null),
+  load() { wire(); },
+  forget() {
+    for (const id of ["gm-decisions", "links-list", "questions-list", "decision"]) $(id).dataset.sig = "";
+    logged = -1;
+  },
+  message(m) {
+    if (m.type !== "invite") return;          // a new seat link the GM asked for
+    const invites = JSON.parse(localStorage.getItem(INVITES) || "{}");
     invites[m.seat] = m.token;
-    localStorage.setItem(KEY(CODE) + ".invites", JSON.stringify(invites));
+    localStorage.setItem(INVITES, JSON.stringify(invites));
     $("links-list").dataset.sig = "";
-    render();
-    return;
-  }
-  if (m.type !== "state") return;
-  // a GM link opened in a browser holding another token (a new link from `fuyuki link`
-  // after the old one was lost) is this browser's from now on, not just this tab's
-  const tabOnly = sessionStorage.getItem(KEY(CODE));
-  if (tabOnly && m.view && m.view.role === "gm") {
-    localStorage.setItem(KEY(CODE), tabOnly);
-    sessionStorage.removeItem(KEY(CODE));
-  }
-  for (const id of ["decision-err", "answer-err", "gm-err"]) $(id).textContent = "";
-  if (!state && !localStorage.getItem("fuyuki.lang") && m.config && m.config.lang && m.config.lang !== lang()) {
-    setLang(m.config.lang);                  // the war's language until the reader picks one
-    applyI18n();
-    $("lang").textContent = t("lang_switch");
-  }
-  if (m.from_start) { events = []; resetLog(); }
-  state = m;
-  $("war").classList.remove("hidden");
-  let revealed = false;
-  const log = $("log");
-  const stick = m.from_start || log.scrollHeight - log.scrollTop - log.clientHeight < 80;
-  for (const e of m.events || []) {
-    events.push(e);
-    appendEvent(e);
-    if (/^(dice_commit|dice_reveal|dice_end)$/.test(e.kind)) revealed = true;
-  }
-  if (stick) log.scrollTop = log.scrollHeight;
-  render();
-  if (revealed || verified === null) runVerify();
-}
+    render(last.view, 0);
+  },
+  render(v, freshCount) {
+    for (const id of ["decision-err", "answer-err", "gm-err"]) if (freshCount) $(id).textContent = "";
+    const log = $("log");
+    const stick = logged < 0 || log.scrollHeight - log.scrollTop - log.clientHeight < 80;
+    if (logged < 0 || logged > events.length - freshCount) { resetLog(); logged = 0; }
+    let revealed = false;
+    for (const e of events.slice(logged)) {
+      appendEvent(e);
+      if (/^(dice_commit|dice_reveal|dice_end)$/.test(e.kind)) revealed = true;
+    }
+    logged = events.length;
+    if (stick) log.scrollTop = log.scrollHeight;
+    render(v);
+    if (revealed || verified === null) runVerify();
+  },
+  // a replay frame: the readers' page after that step and that step's lines
+  replay(f) {
+    logged = -1;
+    resetLog();
+    for (const e of f.events) appendEvent(e);
+    $("verify-result").textContent = "";         // (the check is the whole log's, not a step's)
+    V = f.view;
+    drawStatus(f.view);
+    renderSide(f.view);
+    for (const id of ["gm", "links", "decision", "questions"]) $(id).classList.add("hidden");
+  },
+};
 
-// ---------------------------------------------------------------- log
+
 let block = null;
 function resetLog() { $("log").replaceChildren(); logLines = []; block = null; newBlock(0); }
 function newBlock(turn) {
@@ -221,7 +200,6 @@ function appendEvent(e) {
     logLines.push({ text: line, el: div });
   }
 }
-function rebuildLog() { resetLog(); for (const e of events) appendEvent(e); $("log").scrollTop = $("log").scrollHeight; runVerify(); }
 function logText() { return logLines.map(l => l.text).join("\n") + "\n"; }
 async function copyBlock(b, button) {
   const text = Array.from(b.querySelectorAll(".line"))
@@ -310,23 +288,24 @@ async function contribute(v) {
 }
 
 // ---------------------------------------------------------------- the page
-function pairName(seat) { const p = state.view.pairs[seat]; return p ? p.servant : "?"; }
+function pairName(seat) { const p = V.pairs[seat]; return p ? p.servant : "?"; }
 function kindName(k) { return (KIND[lang()] || KIND.ja)[k] || k; }
 function label(o) { return o.label[lang()] || o.label.ja; }
 function hint(o) { return o.hint ? (o.hint[lang()] || o.hint.ja) : ""; }
 
-function render() {
-  if (!state) return;
-  const v = state.view;
-  const role = v.role;
-  $("code").textContent = CODE;
-  $("role").textContent = t("r_" + role);
-  $("role").className = `tag ${role}`;
+function drawStatus(v) {
+  $("role").textContent = t("r_" + v.role);
+  $("role").className = `tag ${v.role}`;
+  const st = v.over ? t("w_over") : v.paused ? t("w_paused") : v.held ? t("w_held") : t("w_running");
+  $("status-line").replaceChildren(el("b", { text: t("w_turn", { n: v.turn, max: v.max_turns }) }), el("span", { class: "tag", text: st }));
+}
+
+function render(v) {
+  V = v;
   const commit = events.find(e => e.kind === "dice_war");
   $("commit").textContent = commit ? commit.data.sha : "";
   if (v.role === "player") contribute(v);
-  const st = v.over ? t("w_over") : v.paused ? t("w_paused") : v.held ? t("w_held") : t("w_running");
-  $("status-line").replaceChildren(el("b", { text: t("w_turn", { n: v.turn, max: v.max_turns }) }), el("span", { class: "tag", text: st }));
+  drawStatus(v);
   renderGm(v);
   renderDecision(v);
   renderQuestions(v);
@@ -346,9 +325,9 @@ function renderGm(v) {
   const links = [[t("w_public_link"), `${origin}/t/${CODE}`, null]];
   const tok = token();
   if (tok) links.unshift([t("w_gm_link"), `${origin}/t/${CODE}#k=${tok}`, null]);
-  const invites = JSON.parse(localStorage.getItem(KEY(CODE) + ".invites") || "{}");
+  const invites = JSON.parse(localStorage.getItem(INVITES) || "{}");
   // every player pair: its link (if this browser holds it) and a button for a new one
-  state.seats.forEach(s => {
+  last.seats.forEach(s => {
     if (s.kind !== "human" || s.seat === v.gm_seat) return;
     const tk = invites[s.seat];
     links.push([t("w_seat_link", { name: pairName(s.seat) }), tk ? `${origin}/t/${CODE}#k=${tk}` : "—", s.seat]);
@@ -356,10 +335,14 @@ function renderGm(v) {
   const sig = JSON.stringify([links, lang()]);
   if ($("links-list").dataset.sig !== sig) {
     $("links-list").dataset.sig = sig;
-    $("links-list").replaceChildren(...links.map(([n, u, seat]) => el("div", { class: "link-row" },
-      el("div", {}, n, seat === null ? null : el("button", { type: "button", class: "small relink", text: t("w_relink"),
-        onclick: () => send({ type: "relink", seat }, "gm-err") })),
-      el("div", { class: "share", text: u }))));
+    $("links-list").replaceChildren(...links.map(([n, u, seat]) => {
+      const shown = el("div", { class: "share", text: u });
+      return el("div", { class: "link-row" },
+        el("div", {}, n, u.startsWith("http") ? Social.copyButton(() => u, shown, { class: "small copy" }) : null,
+          seat === null ? null : el("button", { type: "button", class: "small relink", text: t("w_relink"),
+            onclick: () => send({ type: "relink", seat }, "gm-err") })),
+        shown);
+    }));
   }
   const next = $("next-btn");
   next.classList.toggle("hidden", !v.held);
@@ -386,7 +369,7 @@ function renderGm(v) {
     const checks = el("div", { class: "checks" }, ...grouped(d.options, o =>
       el("label", {}, el("input", { type: "checkbox", value: o.value }), el("span", { text: label(o) }), el("span", { class: "dim", text: hint(o) }))));
     const mode = el("select", { class: "mode" }, el("option", { value: "count", text: t("w_mode_count") }), el("option", { value: "vote", text: t("w_mode_vote") }));
-    const n = el("input", { type: "number", class: "n", min: 1, max: 50, value: 3, style: "width:5rem" });
+    const n = el("input", { type: "number", class: "n", min: 1, max: 50, value: 3 });
     mode.addEventListener("change", () => { n.value = mode.value === "vote" ? 300 : 3; n.max = mode.value === "vote" ? 604800 : 50; });
     const ask = el("button", { type: "button", class: "primary ask", text: t("w_ask"), onclick: () => {
       const options = Array.from(checks.querySelectorAll("input:checked")).map(x => x.value);
@@ -406,7 +389,7 @@ function renderDecision(v) {
   const d = v.role === "player" ? v.decision : null;
   $("decision").classList.toggle("hidden", v.role !== "player" || v.over);
   if (v.role !== "player") return;
-  const sig = JSON.stringify([d, state.turn, lang(), v.held, v.paused]);
+  const sig = JSON.stringify([d, last.turn, lang(), v.held, v.paused]);
   if ($("decision").dataset.sig === sig) return;
   $("decision").dataset.sig = sig;
   const opts = $("decision-options");
@@ -421,7 +404,7 @@ function renderDecision(v) {
       tot.map((x, k) => `${STATS[lang()][k]}${x}`).join(" ") })));
   }
   const button = o => el("button", { type: "button", class: "opt", "data-value": o.value,
-      onclick: () => send({ type: "move", choice: o.value, turn: state.turn }, "decision-err") },
+      onclick: () => move(o.value, "decision-err") },
       el("span", { text: label(o) }), el("span", { class: "hint", text: hint(o) }));
   opts.append(...grouped(d.options, button));
 }
@@ -440,7 +423,7 @@ function grouped(options, item) {
       el("summary", { text: `${label(list[0]).split(/→|：|:/)[0].trim()}（${list.length}）` }),
       el("div", { class: "options" }, ...list.map(item))));
 }
-function nameOf(id) { const p = state.view.pairs.find(x => x.id === id); return p ? p.servant : id; }
+function nameOf(id) { const p = V.pairs.find(x => x.id === id); return p ? p.servant : id; }
 
 function renderQuestions(v) {
   const qs = v.questions;
@@ -484,7 +467,7 @@ function renderQuestions(v) {
 
 function sheetBox(title, s, extra) {
   const stats = c => STAT_KEYS.map((k, i) => `${STATS[lang()][i]}${c.stats[k]}`).join(" ");
-  const names = state.view.item_names || {};
+  const names = V.item_names || {};
   const items = Object.entries(s.items || {}).map(([k, n]) => `${names[k] ? names[k][lang()] || names[k].ja : k}×${n}`).join(", ") || "-";
   return el("div", { class: "sheet" },
     el("div", { class: "t", text: title }),
@@ -510,7 +493,7 @@ function renderSide(v) {
     sheets.replaceChildren(el("h2", { text: t("w_anka_sheets") }),
       ...Object.entries(v.anka_sheets).map(([s, sh]) => sheetBox(pairName(+s), sh)));
   } else sheets.replaceChildren();
-  const seats = state.seats;
+  const seats = last.seats;
   $("pairs").replaceChildren(...v.pairs.map(p => {
     const drv = v.anka.includes(p.seat) ? "anka" : seats[p.seat] && seats[p.seat].kind === "human" ? "player" : "program";
     return el("div", { class: `pair-row ${p.alive ? "" : "out"}` },
@@ -522,7 +505,7 @@ function renderSide(v) {
 // ---------------------------------------------------------------- start
 function wire() {
   $("next-btn").addEventListener("click", () => send({ type: "gm", gm: "next" }, "gm-err"));
-  $("pause-btn").addEventListener("click", () => send({ type: "gm", gm: state.view.paused ? "resume" : "pause" }, "gm-err"));
+  $("pause-btn").addEventListener("click", () => send({ type: "gm", gm: last.view.paused ? "resume" : "pause" }, "gm-err"));
   $("narrate-btn").addEventListener("click", () => {
     const text = $("narration").value;
     if (!text.trim()) return;
@@ -536,19 +519,10 @@ function wire() {
 
 window.WarDice = WarDice;
 window.warLogText = logText;
-setupLangButton(() => { if (state) { for (const id of ["gm-decisions", "links-list", "questions-list"]) $(id).dataset.sig = ""; $("decision").dataset.sig = ""; rebuildLog(); render(); } });
-applyI18n();
 if (CREATING) {
+  applyI18n();
+  setupLangButton();
   showCreate();
 } else {
-  const m = /^#k=([A-Za-z0-9_-]+)$/.exec(location.hash);
-  if (m) {
-    const held = localStorage.getItem(KEY(CODE));
-    (held && held !== m[1] ? sessionStorage : localStorage).setItem(KEY(CODE), m[1]);
-    history.replaceState(null, "", location.pathname + location.search);
-  }
-  // (a link pasted over this very page changes only the hash: load it as a page)
-  addEventListener("hashchange", () => { if (/^#k=/.test(location.hash)) location.reload(); });
-  wire();
-  connect();
+  startTable(WAR);
 }
