@@ -39,6 +39,18 @@ class Texts:
         c = self.chars.get(cid)
         return c["name"] if c else str(cid)
 
+    def area(self, name: str, short: bool = False) -> str:
+        """An area's name: in Japanese the pack's; in English the catalog's English name
+        with the Japanese one (``short``: the map's English name alone, 13 columns at
+        most). An area without an English name (a user's pack) keeps the pack's name."""
+        if self.lang != "en":
+            return self.pack.short_area(name) if short else name
+        key = f"board.{'area_short' if short else 'area'}.{name}"
+        english = tr("en", key)
+        if english == key:
+            return self.pack.short_area(name) if short else name
+        return english if short else f"{english} ({name})"
+
     def card(self, ctype: str) -> str:
         c = self.pack.cards.get(ctype)
         return c.name if c else ctype
@@ -96,19 +108,19 @@ class Texts:
         if k == "ability":
             return t("ev.ability", char=self.char(d["char"]), ability=self.means(d["ability"]))
         if k == "moved":
-            return t("ev.moved", char=self.char(d["char"]), area=d["area"])
+            return t("ev.moved", char=self.char(d["char"]), area=self.area(d["area"]))
         if k == "recontract":
             return t("ev.recontract_ok" if d["ok"] else "ev.recontract_ng",
                      char=self.char(d["char"]), dice="・".join(map(str, d["dice"])),
                      camp=self.camp(d["seat"]))
         if k in ("territory_built", "territory_destroyed", "territory_done"):
-            return t(f"ev.{k}", camp=self.camp(d["seat"]), area=d["area"],
+            return t(f"ev.{k}", camp=self.camp(d["seat"]), area=self.area(d["area"]),
                      char=self.char(d.get("char")))
         if k in ("barrier_built", "barrier_destroyed"):
-            return t(f"ev.{k}", camp=self.camp(d["seat"]), area=d["area"],
+            return t(f"ev.{k}", camp=self.camp(d["seat"]), area=self.area(d["area"]),
                      char=self.char(d.get("char")))
         if k == "barrier_hits":
-            return t("ev.barrier_hits", camp=self.camp(d["seat"]), area=d["area"],
+            return t("ev.barrier_hits", camp=self.camp(d["seat"]), area=self.area(d["area"]),
                      chars="・".join(self.char(x) for x in d["chars"]))
         if k == "battle":
             return t("ev.battle", attacker=self.char(d["attacker"]),

@@ -87,7 +87,7 @@ def map_table(view: dict[str, Any], texts) -> Table:
     for r in range(m["height"]):
         names, pieces = [], []
         for col in range(m["width"]):
-            cell = Text(texts.pack.short_area(m["areas"][r][col]), style="dim")
+            cell = Text(texts.area(m["areas"][r][col], short=True), style="dim")
             for camp in terr.get((r, col), []):
                 cell.append("◆" if camp["territory"]["done"] else "◇", style=_color(camp["seat"]))
             names.append(cell)
@@ -155,7 +155,7 @@ def camp_lines(view: dict[str, Any], texts) -> Text:
                    f"{t('ui.plotted')}{gap}{c['plotted_count']}/{c['ch']}", style="dim")
         if c["territory"]:
             r, col = c["territory"]["pos"]
-            out.append(f" {'◆' if c['territory']['done'] else '◇'}{texts.pack.short_area(areas[r][col])}",
+            out.append(f" {'◆' if c['territory']['done'] else '◇'}{texts.area(areas[r][col], short=True)}",
                        style=_color(c["seat"]))
         for ch in view["chars"]:
             if ch["camp"] == c["seat"] and not (ch["stray"] and ch["alive"]):

@@ -111,7 +111,7 @@ class WarScreen:
             prompt.append(Text(t(lang, "prompt.retreat", cost=d.info.get("cost"),
                                  seals=d.info.get("seals"), mana=d.info.get("mana"),
                                  per=d.info.get("mana_per_seal"))))
-        if d.info.get("totals") and d.kind in ("pick_stat", "redraw", "declare"):
+        if d.info.get("totals") and d.kind in ("prepare", "pick_stat", "redraw", "declare"):
             from fuyuki.rpg.text import ORDER, stats_line
             for i, tot in enumerate(d.info["totals"]):
                 prompt.append(Text(f"  {'AB'[i]}: {stats_line(lang, ORDER, tot)}"))
@@ -125,10 +125,11 @@ class WarScreen:
             heads = list(groups)
             labels = [option_label(lang, d, groups[h][0], names) if len(groups[h]) == 1
                       else t(lang, f"opt.{h}", x="…") for h in heads]
-            options = groups[heads[self._ask(d, Frame(head, since, prompt), labels)]]
+            chosen = self._ask(d, Frame(head, since, prompt), labels)
+            options = groups[heads[chosen]]
             if len(options) == 1:
                 return options[0]
-            head, since, prompt = [], [], []
+            head, since, prompt = [], [], [Text(labels[chosen], style="bold cyan")]
         labels = [option_label(lang, d, o, names) for o in options]
         return options[self._ask(d, Frame(head, since, prompt), labels)]
 
