@@ -111,3 +111,9 @@ def test_replays_open_when_the_game_is_over_step_by_step(http):
     assert last["view"]["over"] and last["view"]["result"] == end["view"]["result"]
     assert http.get(f"/api/tables/{code}/replay/{steps + 1}").json()["error"] == "bad_step"
     assert http.get(f"/api/tables/{code}/replay/-1").status_code == 400
+
+
+def test_the_favicon_every_browser_asks_for_is_served(http):
+    r = http.get("/favicon.ico")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")
+    assert r.text.startswith("<svg")

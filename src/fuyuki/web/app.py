@@ -5,6 +5,7 @@ HTTP
   GET  /t/{code}                  the table page of the table's game (seat, spectator, replay)
   GET  /new/{game}                a game's own creation page (games whose page creates tables)
   GET  /rules                     every Servant Big Battle card with its text
+  GET  /favicon.ico               the icon (static/favicon.svg)
   GET  /api/meta                  the games and, per game, what the lobby offers; the
                                   Servant Big Battle keys (editions, modes, ...) also on top
   GET  /api/games/{game}/data     a game's static page data (card texts; nothing hidden)
@@ -151,6 +152,12 @@ def create_app(data: str | Path | None = None, *, storage: Storage | None = None
     @app.get("/rules")
     async def rules_page():
         return page("rules.html")
+
+    @app.get("/favicon.ico")
+    async def favicon():
+        """The icon every browser asks for (an SVG: every current browser draws it)."""
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml",
+                            headers={"Cache-Control": "max-age=86400"})
 
     @app.get("/api/meta")
     async def meta():
