@@ -80,7 +80,7 @@ def test_fuyuki_alone_and_its_help_say_where_to_start(args: list[str]) -> None:
         result = run(*args, env=env)
         assert result.exit_code == 0
         for start in ("fuyuki play --tutorial", "fuyuki rules", "fuyuki board play --tutorial",
-                      "fuyuki war new --human"):
+                      "fuyuki war new --tutorial"):
             assert start in result.output, (lang, start)
         assert ("はじめは" if lang == "ja" else "Where to start") in result.output
         assert len(result.output.splitlines()) <= 40

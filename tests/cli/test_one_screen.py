@@ -28,6 +28,7 @@ GAMES = {
     "board tutorial 5 camps": (["board", "play", "--seed", "4", "--players", "5", "--tutorial"],
                                600),
     "war": (["war", "new", "--seed", "1", "--turns", "3"], 300),
+    "war tutorial": (["war", "new", "--seed", "2", "--turns", "3", "--tutorial"], 300),
 }
 
 
@@ -59,3 +60,12 @@ def test_a_bad_answer_and_the_screens_in_japanese_hold_no_english_sentence(game:
     bad = [line for line in output.splitlines() if "の番号か名前を入力してください" in line]
     assert bad and not english_runs("\n".join(bad), words=2)
     assert not english_runs(output, words=3), english_runs(output, words=3)
+
+
+def test_the_war_tutorial_explains_each_new_kind_of_decision_once() -> None:
+    output, _ = _screens(GAMES["war tutorial"][0], "ja", "1\n" * 300)
+    lessons = [line for line in output.splitlines() if line.startswith("【チュートリアル】")]
+    assert len(lessons) >= 3 and len(lessons) == len(set(lessons)), lessons
+    assert any(line.startswith("【チュートリアル】このターンの行動を選びます") for line in lessons)
+    plain, _ = _screens(GAMES["war"][0], "ja", "1\n" * 300)
+    assert "チュートリアル" not in plain

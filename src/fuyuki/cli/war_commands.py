@@ -73,7 +73,7 @@ def since_lines(renderer, events: list[Event], mine: set[str], log: list[str]) -
 class WarScreen:
     """The people's decisions of a war on the shared screen (:mod:`fuyuki.cli.screen`)."""
 
-    def __init__(self, lang: str, renderer, mine: set[str]) -> None:
+    def __init__(self, lang: str, renderer, mine: set[str], tutorial: bool = False) -> None:
         from rich.console import Console
 
         from fuyuki.cli.screen import Decider
@@ -82,6 +82,20 @@ class WarScreen:
         self.lang, self.renderer, self.mine = lang, renderer, mine
         self.decider = Decider(self.console, lang)
         self.since: list = []
+        self.tutorial = tutorial
+        self.taught: set[str] = set()    # the kinds of decision explained already
+
+    def lesson(self, kind: str) -> list:
+        """With ``--tutorial``, what a kind of decision is about, the first time it comes."""
+        from fuyuki.cli.prompt import t as cli_t
+        from fuyuki.cli.wrap import Paragraph
+        from fuyuki.rpg.text import t
+
+        if not self.tutorial or kind in self.taught:
+            return []
+        self.taught.add(kind)
+        return [Paragraph(cli_t(self.lang, "screen.tutorial") + t(self.lang, f"help.{kind}"),
+                          "bold yellow", 0)]
 
     def saw(self, events: list[Event]) -> None:
         self.since += since_lines(self.renderer, events, self.mine, self.decider.log)
@@ -117,6 +131,7 @@ class WarScreen:
                 prompt.append(Text(f"  {'AB'[i]}: {stats_line(lang, ORDER, tot)}"))
         options = list(d.options)
         since, self.since = self.since, []
+        notes = self.lesson(d.kind)
         if len(options) > 12:
             # long lists (the action with every target): the kind first, then the target
             groups: dict[str, list[Any]] = {}
@@ -125,13 +140,14 @@ class WarScreen:
             heads = list(groups)
             labels = [option_label(lang, d, groups[h][0], names) if len(groups[h]) == 1
                       else t(lang, f"opt.{h}", x="…") for h in heads]
-            chosen = self._ask(d, Frame(head, since, prompt), labels)
+            chosen = self._ask(d, Frame(head, since, prompt, notes), labels)
             options = groups[heads[chosen]]
             if len(options) == 1:
                 return options[0]
-            head, since, prompt = [], [], [Text(labels[chosen], style="bold cyan")]
+            head, since, notes = [], [], []
+            prompt = [Text(labels[chosen], style="bold cyan")]
         labels = [option_label(lang, d, o, names) for o in options]
-        return options[self._ask(d, Frame(head, since, prompt), labels)]
+        return options[self._ask(d, Frame(head, since, prompt, notes), labels)]
 
     def _ask(self, d: Decision, frame, labels: list[str]) -> int:
         """Draw ``frame`` with ``labels`` numbered under it; read the player's choice."""
@@ -307,6 +323,8 @@ def new_cmd(
     lang: str = typer.Option("ja", help="ja or en"),
     brief: bool = typer.Option(False, help="only the paste-ready lines, no breakdown"),
     quiet: bool = typer.Option(False, help="print only the end of the war"),
+    tutorial: bool = typer.Option(False, "--tutorial",
+                                  help="explain each new kind of decision once"),
 ) -> None:
     """Start (or resume) a war. People choose their pairs' moves at prompts; the program
     drives the others (all of them with --auto)."""
@@ -388,7 +406,7 @@ def new_cmd(
         if humans and not quiet:
             mine = {n for i in humans for n in (war.pairs[i].servant.name,
                                                  war.pairs[i].master.name)}
-            screen = WarScreen(lang, gm, mine)
+            screen = WarScreen(lang, gm, mine, tutorial)
         shown = 0
         if quiet:
             shown = len(war.events)
@@ -416,7 +434,7 @@ def new_cmd(
                                items=", ".join(f"{rules.items[k].name[lang]}×{v}"
                                                for k, v in me.items.items()) or "-")
                     if screen is None:
-                        screen = WarScreen(lang, gm, set())
+                        screen = WarScreen(lang, gm, set(), tutorial)
                     choice = screen.choose(me.label, d, names, status)
                     if d.kind == "comm":
                         memo = read_line(Console(highlight=False), lang, t(lang, "prompt.memo"))
