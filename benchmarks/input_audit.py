@@ -109,34 +109,28 @@ def board_figures(games: int) -> dict:
 
 
 def war_figures(wars: int) -> dict:
-    from fuyuki.cli.files import roster
-    from fuyuki.core.dice import verify_lines
-    from fuyuki.core.events import visible
-    from fuyuki.rpg.agents.simple import SimpleAgent
-    from fuyuki.rpg.rules import default_rules
-    from fuyuki.rpg.text import Renderer
-    from fuyuki.rpg.war import War
+    """Whole wars of the program (``war new --auto``), each log verified as a replay."""
+    import tempfile
+    from pathlib import Path
 
-    ro = roster(None)[0]
-    rules = default_rules()
+    from typer.testing import CliRunner
+
+    from fuyuki.cli.main import app
+    from fuyuki.rpg.war_log import verify
+
+    runner = CliRunner()
     failures = []
-    for k in range(wars):
-        try:
-            war = War(ro, rules, f"audit-{k}", max_turns=3)
-            agents = [SimpleAgent(k, i) for i in range(len(war.pairs))]
-            while not war.over:
-                for seat, d in sorted(war.pending().items()):
-                    war.submit(seat, agents[seat].choose(war.view(seat), d))
-            again = War(ro, rules, f"audit-{k}", max_turns=3)
-            for seat, choice in war.submissions:
-                again.submit(seat, choice)
-            if len(again.events) != len(war.events):
-                failures.append(f"war {k}: the record does not replay the same war")
-            log = Renderer("ja", dice=True).lines(visible(war.events, None))
-            if not verify_lines(log).ok:
-                failures.append(f"war {k}: its log does not verify")
-        except Exception as exc:  # noqa: BLE001
-            failures.append(f"war {k}: {type(exc).__name__}: {exc}")
+    with tempfile.TemporaryDirectory() as tmp:
+        for k in range(wars):
+            log = Path(tmp) / f"war{k}.log"
+            r = runner.invoke(app, ["war", "new", "--auto", "--quiet", "--seed", f"audit-{k}",
+                                    "--turns", "3", "--log", str(log)])
+            if r.exit_code != 0:
+                failures.append(f"war {k}: war new exited {r.exit_code}: {r.output[-200:]}")
+                continue
+            report = verify(log.read_text("utf-8"))
+            if not report.ok:
+                failures.append(f"war {k}: its log does not verify: {report.problems[:1]}")
     return {"wars": wars, "failures": len(failures), "examples": failures[:10]}
 
 
