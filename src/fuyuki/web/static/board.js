@@ -10,7 +10,7 @@ Object.assign(I18N.ja, {
   b_battle: "直近の戦闘とダイス", b_map_hint: "光っている場所・駒・カードを押して選べます",
   b_turn: "手番", b_phase: "ステップ", b_round: "ラウンド", b_deck: "山札", b_instant: "《刹那の時間》",
   b_spells: "令呪", b_territory: "陣地", b_building: "準備中", b_built: "完成", b_out: "脱落",
-  b_stray: "はぐれ", b_alone: "単独行動", b_dead: "死亡", b_waiting: "{camp}の選択を待っています…",
+  b_stray: "はぐれ", b_alone: "単独行動", b_dead: "死亡",
   b_winner: "勝者：{camp}", b_no_winner: "勝者なし", b_master: "マスター", b_servant: "サーヴァント",
   b_skills: "スキル", b_abilities: "魔術・宝具",
   b_plot_full: "プロットは上限（CH {ch}枚）まで埋まっているので、今できるのはパスか令呪だけです。",
@@ -25,7 +25,7 @@ Object.assign(I18N.en, {
   b_battle: "Last battle and dice", b_map_hint: "Tap a glowing area, piece or card to choose",
   b_turn: "Turn", b_phase: "Step", b_round: "Round", b_deck: "Deck", b_instant: "《刹那の時間》",
   b_spells: "令呪", b_territory: "陣地", b_building: "in preparation", b_built: "complete", b_out: "out",
-  b_stray: "stray", b_alone: "alone", b_dead: "dead", b_waiting: "Waiting for {camp}…",
+  b_stray: "stray", b_alone: "alone", b_dead: "dead",
   b_winner: "Winner: {camp}", b_no_winner: "No winner", b_master: "Master", b_servant: "Servant",
   b_skills: "Skills", b_abilities: "魔術 / 宝具",
   b_plot_full: "Your plotted cards are at the limit (CH {ch}): you may only pass or use a 令呪 now.",
@@ -60,7 +60,6 @@ const BOARD = {
   },
   replay(f) {
     show("mine", false);
-    show("waiting-note", false);
     drawStatus(f.view);
     drawMap(f.view);
     drawCamps(f.view);
@@ -144,8 +143,6 @@ function drawPrompt(v) {
   const list = choices(v);
   const mine = list.length > 0;
   show("prompt", mine);
-  show("waiting-note", !mine && !v.over && replayStep === null);
-  $("waiting-text").textContent = t("b_waiting", { camp: campName(v, v.turn) });
   if (!mine) { promptTurn = null; stopTimer(); return; }
   if (promptTurn === last.turn) return;            // same decision: keep it as drawn
   promptTurn = last.turn;
