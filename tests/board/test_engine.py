@@ -12,10 +12,12 @@ from rich.cells import cell_len
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from fuyuki.core import contract
 from fuyuki import board
 from fuyuki.board.agents import HeuristicBot, RandomBot
 from fuyuki.board.content import default_dir, load_pack
-from fuyuki.board.simulate import play_out, simulate
+from fuyuki.board.simulate import simulate
+from fuyuki.sim.generic import play_out
 from fuyuki.core.errors import DataError, IllegalAction, ScenarioError
 from fuyuki.core.record import Record
 from fuyuki.sim.stats import wilson
@@ -83,7 +85,7 @@ def test_record_replays_exactly(tmp_path: Path) -> None:
     g = _random_game(7, 4)
     path = tmp_path / "game.json"
     g.record.save(path)
-    r = board.replay(Record.load(path))
+    r = contract.replay(Record.load(path))
     assert r.result == g.result
     assert [e.to_json() for e in r.events] == [e.to_json() for e in g.events]
 
@@ -214,7 +216,7 @@ def test_custom_pack_plays(tmp_path: Path) -> None:
     shutil.copytree(default_dir(), d)
     g = board.new_game(players=2, seed=1, pack=str(d))
     play_out(g, [RandomBot(1, s) for s in range(2)])
-    assert board.replay(g.record).result == g.result
+    assert contract.replay(g.record).result == g.result
 
 
 def test_bad_config_is_refused() -> None:
@@ -306,8 +308,8 @@ def test_record_with_an_illegal_move_is_refused_clearly() -> None:
     rec = g.record
     rec.submissions[3] = (rec.submissions[3][0], "no-such-move")
     with pytest.raises(DataError) as e:
-        board.replay(rec)
+        contract.replay(rec)
     assert e.value.key == "submissions[3]"
-    bad = Record("sbb", 1, {}, [])
-    with pytest.raises(DataError):
-        board.replay(bad)
+    with pytest.raises(DataError) as e:
+        contract.replay(Record("no-such-game", 1, {}, []))
+    assert e.value.key == "game"

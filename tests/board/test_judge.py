@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from fuyuki.core import contract
 from fuyuki import board
 from fuyuki.board.agents import RandomBot
 from fuyuki.board.content import default_dir
@@ -123,7 +124,7 @@ def test_a_record_with_setup_and_dice_replays() -> None:
     for choice in ["battle", "fight:saber", "normal", "guard"]:
         (seat, _), = g.pending().items()
         g.submit(seat, choice)
-    again = board.replay(g.record)
+    again = contract.replay(g.record)
     assert again.chars["berserker"].hp == g.chars["berserker"].hp == 23 - (7 + 4 - 5)
 
 

@@ -7,6 +7,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from fuyuki.core.errors import IllegalAction
+from fuyuki.core.protocol import Decision
 from fuyuki.rpg.agents.simple import SimpleAgent
 from fuyuki.rpg.hosted import READERS, HostedWar
 from fuyuki.rpg.roster import load_roster
@@ -22,6 +23,11 @@ def new(**kw) -> HostedWar:
                      anka=[ANKA], **kw)
 
 
+def asked(w: HostedWar) -> dict:
+    """The pairs' open decisions (``pending()`` without the GM's)."""
+    return {s: d for s, d in w.pending().items() if s != w.gm}
+
+
 def until_anka(w: HostedWar, options: int = 3) -> None:
     """Bots play until the 安価 pair has a decision of at least ``options`` options (the GM
     decides smaller ones)."""
@@ -35,7 +41,7 @@ def until_anka(w: HostedWar, options: int = 3) -> None:
         if w.held:
             w.submit(w.gm, {"gm": "next"})
             continue
-        s, d = next(iter(w.pending().items()))
+        s, d = next(iter(asked(w).items()))
         w.submit(s, bots[s].choose(w.view(s), d))
 
 
@@ -47,21 +53,22 @@ def test_the_war_commitment_comes_first_and_the_secret_only_at_the_end():
 
 def test_nothing_moves_until_the_gm_opens_the_turn_and_nothing_while_paused():
     w = new()
-    assert w.held and w.pending() == {}
+    assert w.held and asked(w) == {}
+    assert w.pending()[w.gm].options == ({"gm": "next"},)     # the war waits for the GM
     w.submit(w.gm, {"gm": "next"})
-    assert w.pending()
+    assert asked(w)
     w.submit(w.gm, {"gm": "pause"})
-    assert w.pending() == {}
+    assert w.pending() == {w.gm: Decision("gm", ({"gm": "resume"},))}
     with pytest.raises(IllegalAction):
         w.submit(w.gm, {"gm": "pause"})
     w.submit(w.gm, {"gm": "resume"})
-    assert w.pending()
+    assert asked(w)
 
 
 def test_a_pair_the_readers_drive_is_never_asked_directly():
     w = new()
     until_anka(w)
-    assert ANKA not in w.pending()
+    assert ANKA not in asked(w)
     with pytest.raises(IllegalAction) as exc:
         w.submit(ANKA, w.decision(ANKA).options[0])
     assert exc.value.code == "not_your_turn"
@@ -135,20 +142,20 @@ def test_the_gm_cannot_decide_over_an_open_question_but_can_close_it():
 def test_a_hosted_war_replays_exactly_from_its_submissions(seed):
     w = new(secret=f"{seed:064x}", turns=1)
     bots = {s: SimpleAgent(seed, s) for s in range(w.gm)}
-    asked = False
+    questioned = False
     while not w.over:
         if w.held:
             w.submit(w.gm, {"gm": "next"})
-        elif w.pending():
-            s, d = next(iter(w.pending().items()))
+        elif asked(w):
+            s, d = next(iter(asked(w).items()))
             w.submit(s, bots[s].choose(w.view(s), d))
         else:
             d = w.decision(ANKA)
-            if not asked and len(d.options) > 1:
+            if not questioned and len(d.options) > 1:
                 w.submit(w.gm, {"gm": "ask", "seat": ANKA, "options": list(d.options[:2]),
                                 "mode": "count", "n": 1})
                 w.submit(READERS, {"q": 1, "option": d.options[1], "name": "n", "text": "t"})
-                asked = True
+                questioned = True
             else:
                 w.submit(w.gm, {"gm": "decide", "seat": ANKA, "option": d.options[0]})
     again = new(secret=f"{seed:064x}", turns=1)
@@ -166,8 +173,8 @@ def test_a_turn_begins_only_when_the_gm_opens_it():
     bots = {s: SimpleAgent(2, s) for s in range(w.gm)}
     w.submit(w.gm, {"gm": "next"})
     while w.war.turn == 1 and not w.over:
-        if w.pending():
-            s, d = next(iter(w.pending().items()))
+        if asked(w):
+            s, d = next(iter(asked(w).items()))
             w.submit(s, bots[s].choose(w.view(s), d))
         elif w.held:
             break
@@ -185,8 +192,23 @@ def test_a_turn_begins_only_when_the_gm_opens_it():
 def test_the_gm_may_decide_for_a_player_who_keeps_the_war_waiting_and_only_that_pair_sees_it():
     w = new()
     w.submit(w.gm, {"gm": "next"})
-    seat, d = next((s, d) for s, d in w.pending().items())
+    seat, d = next((s, d) for s, d in asked(w).items())
     w.submit(w.gm, {"gm": "decide", "seat": seat, "option": d.options[0]})
     e = next(e for e in w.events if e.kind == "gm_decided")
     assert e.to == (seat, w.gm)
     assert (seat, d.options[0]) in w.war.submissions
+
+
+def test_a_pair_the_readers_drive_with_no_question_open_is_the_gms_pending_decision():
+    """[contract] pending() holds every decision the war waits for: the GM's ``decide`` for
+    the readers' pair while no question decides it, none while one does."""
+    w = new()
+    until_anka(w)
+    d = w.decision(ANKA)
+    gm = w.pending()[w.gm]
+    assert gm.kind == "gm"
+    assert [o for o in gm.options if o.get("seat") == ANKA] == \
+        [{"gm": "decide", "seat": ANKA, "option": o} for o in d.options]
+    w.submit(w.gm, {"gm": "ask", "seat": ANKA, "options": list(d.options[:2]), "mode": "count",
+                    "n": 2})
+    assert not any(o.get("seat") == ANKA for o in w.pending().get(w.gm, Decision("gm", ())).options)

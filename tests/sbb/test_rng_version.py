@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from fuyuki.cli.files import sbb_replay
+from fuyuki.core import contract
 from fuyuki.core.errors import DataError
 from fuyuki.core.record import Record
 from fuyuki.sbb import new_game, setup_overrides
@@ -37,7 +37,7 @@ def test_the_versions_deal_different_games_from_one_seed():
 def test_a_record_replays_with_the_rng_version_it_names(rng: int):
     g = _played(rng)
     record = Record.from_json(g.record.to_json())   # as a save file holds it
-    for again in (setup_overrides.replay(record), sbb_replay(record)):
+    for again in (setup_overrides.replay(record), contract.replay(record)):
         assert again.result == g.result
         assert [e.to_json() for e in again.events] == [e.to_json() for e in g.events]
 
@@ -46,7 +46,7 @@ def test_a_save_naming_an_unknown_rng_version_is_refused_by_name():
     g = _played(2)
     config = dict(g.record.config, rng=3)
     with pytest.raises(DataError, match=r"rng.*must be at most 2, not 3"):
-        sbb_replay(Record("sbb", g.record.seed, config, list(g.record.submissions)), "x.json")
+        contract.replay(Record("sbb", g.record.seed, config, list(g.record.submissions)), "x.json")
 
 
 def test_an_unknown_rng_version_is_refused_in_the_players_language(tmp_path):

@@ -27,7 +27,12 @@ Information: observation string and tensor are the seat's current view
 (``game.view(seat)``) encoded by :mod:`fuyuki.adapters.encoding`. The information state
 adds the seat's history: a digest of every event the seat has seen and of its own
 choices, so that two different histories give different strings. The information-state
-tensor is the observation tensor (no history: a fixed-size tensor cannot hold it).
+tensor is the observation tensor (no history: a fixed-size tensor cannot hold it). Views,
+events (``events_for(seat, step)``), pending decisions, the result and the record are all
+read through the engine contract (docs/contract.md); the one exception is
+``resample_from_infostate``, which OpenSpiel hands the true state to build a world consistent
+with a seat's information: it samples from ``view(seat)`` and that seat's events, and copies the
+rule stack of the true game for a decision in the middle of an effect.
 
 Parameters (all with defaults): ``players`` (3–5, default 4; 7 in the ``big_battle``
 mode), ``edition`` ("final", "v1.0", "v1.1"), ``mode`` ("standard" or a mode of
@@ -134,11 +139,9 @@ class _Engine:
         at, h = self.digests.get(seat, (0, None))
         if h is None:
             h = hashlib.sha1()
-        events = g.s.events
-        for e in events[at:]:
-            if e.to is None or seat in e.to:
-                h.update(f"{e.kind}{sorted(e.data.items())!r};".encode())
-        self.digests[seat] = (len(events), h)
+        for e in g.events_for(seat, at):
+            h.update(f"{e.kind}{sorted(e.data.items())!r};".encode())
+        self.digests[seat] = (g.step, h)
         mine = [c for q, c in g.record.submissions if q == seat]
         return h.hexdigest()[:20] + "/" + hashlib.sha1(repr(mine).encode()).hexdigest()[:12]
 
@@ -415,7 +418,7 @@ class SbbObserver:
             if self.private:
                 text += "|h=" + state._e.history_digest(player)
             else:
-                text += f"|h=public:{len([e for e in state._e.g.s.events if e.to is None])}"
+                text += f"|h=public:{len(state._e.g.events_for(None))}"
         return text
 
 

@@ -7,6 +7,6 @@
 """
 
 from fuyuki.board.content import Pack, default_pack, load_pack
-from fuyuki.board.game import Game, new_game, replay
+from fuyuki.board.game import Game, new_game
 
-__all__ = ["Game", "Pack", "default_pack", "load_pack", "new_game", "replay"]
+__all__ = ["Game", "Pack", "default_pack", "load_pack", "new_game"]

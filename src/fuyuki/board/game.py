@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any, Callable, Generator, Iterable
 
 from fuyuki.core import rng
+from fuyuki.core.contract import EventLog, no_role
 from fuyuki.core.data import Table
 from fuyuki.core.errors import DataError, IllegalAction, ScenarioError
 from fuyuki.core.events import Event, visible
@@ -54,27 +55,14 @@ def new_game(players: int = 4, seed: int = 0, camps: list[str] | None = None,
     return Game(seed, config)
 
 
-def replay(record: Record, source: str = "<record>") -> "Game":
-    """The game a record (read from ``source``) describes, replayed submission by submission."""
-    if record.game != GAME_ID:
-        raise DataError(source, "game", f"not a board record: {record.game!r}")
-    try:
-        g = Game(record.seed, record.config)
-    except DataError as exc:
-        if not exc.file.startswith(("config", "setup")):
-            raise
-        where = exc.file if exc.key == "-" else f"{exc.file}.{exc.key}"
-        where = where if where.startswith("config") else f"config.{where}"
-        raise DataError(source, where, exc.reason, exc.code, **exc.params) from None
-    for i, (seat, choice) in enumerate(record.submissions):
-        try:
-            g.submit(seat, choice)
-        except IllegalAction as exc:
-            raise DataError(source, f"submissions[{i}]", f"illegal move: {exc}") from None
-    return g
+def start(seed: int, config: dict[str, Any], source: str) -> "Game":
+    """A new game of a record's seed and ``config`` (registered as ``board`` in
+    :data:`fuyuki.core.contract.BUILTIN`: the contract maps its DataErrors to
+    ``config.<key>`` of ``source``)."""
+    return Game(seed, config)
 
 
-class Game:
+class Game(EventLog):
     def __init__(self, seed: int, config: dict[str, Any]):
         self.seed = seed
         self.config = dict(config)
@@ -103,7 +91,7 @@ class Game:
         check_camp_ids(self.pack, camp_ids, "config.camps")
         self.n = players
         self.events: list[Event] = []
-        self._seen: dict[int | None, tuple[int, list[Event]]] = {}
+        self._seen: dict[int | None, tuple[int, list[dict[str, Any]]]] = {}
         self.submissions: list[tuple[int, Any]] = []
         self.round = 1
         self.turn_seat = 0
@@ -188,10 +176,19 @@ class Game:
             g.submit(seat, choice)
         return g
 
+    def roles(self) -> list[int | None]:
+        """Every role :meth:`view` answers: each seat, then ``None`` (a spectator)."""
+        return [*range(self.n), None]
+
+    def seats(self) -> list[int]:
+        return list(range(self.n))
+
     def view(self, seat: int | None, since: int | None = None) -> dict[str, Any]:
         """Everything ``seat`` may know (``None``: a spectator). Other seats' hands and plotted
         cards appear only as counts. Events: the last 40 visible ones, or with ``since`` every
         visible event from that index on (``event_count`` is the total)."""
+        if seat is not None and (type(seat) is not int or not 0 <= seat < self.n):
+            raise no_role(seat)
         out: dict[str, Any] = {
             "game": GAME_ID, "pack": self.config.get("pack"), "seat": seat, "players": self.n, "round": self.round,
             "turn": self.turn_seat, "phase": self.phase, "instant": self.instant,
@@ -203,7 +200,7 @@ class Game:
             "discard": [self.card_type(k) for k in self.discard],
             "over": self.over, "result": self.result,
         }
-        if seat is not None and 0 <= seat < self.n:
+        if seat is not None:
             camp = self.camps[seat]
             out["hand"] = [{"id": k, "card": self.card_type(k)} for k in camp.hand]
             out["plotted"] = [{"id": k, "card": self.card_type(k)} for k in camp.plotted]
@@ -211,17 +208,18 @@ class Game:
         out["event_count"] = len(mine)
         start = max(0, len(mine) - 40) if since is None else since
         out["events_from"] = start
-        out["recent_events"] = [e.to_json() for e in mine[start:]]
+        out["recent_events"] = mine[start:]
         p = self.pending()
         if seat is not None and seat in p:
             out["decision"] = p[seat].to_json()
         return out
 
-    def _visible(self, seat: int | None) -> list[Event]:
-        """The events ``seat`` may see, filtered once each (events are only ever appended)."""
+    def _visible(self, seat: int | None) -> list[dict[str, Any]]:
+        """The events ``seat`` may see as JSON, filtered and made once each (events are only
+        ever appended): every view shares these objects, which nobody changes."""
         done, mine = self._seen.setdefault(seat, (0, []))
         if done < len(self.events):
-            mine.extend(visible(self.events[done:], seat))
+            mine.extend(e.to_json() for e in visible(self.events[done:], seat))
             self._seen[seat] = (len(self.events), mine)
         return mine
 

@@ -15,27 +15,18 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from fuyuki.core import rng
+from fuyuki.core import contract, rng
 from fuyuki.core.errors import DataError
+from fuyuki.sim.generic import play_out
 from fuyuki.sim.runner import chunk_size, chunked, cycle_collector_paused
 from fuyuki.sim.stats import wilson
 
 from fuyuki.board.agents import make_bot
 from fuyuki.board.content import check_camp_ids, default_pack
-from fuyuki.board.game import Game, new_game
 
 Job = tuple[tuple[str, ...], int]          # the camps in seat order, the game's seed
 Outcome = tuple[int | None, int]            # the winning seat (None: a draw), rounds played
 BOTS = ("random", "heuristic")
-
-
-def play_out(game: Game, bots: list[Any]) -> Game:
-    """Play ``game`` to its end. The bots read no events: their views carry none (``since``
-    past the last one), which spares serializing 40 events per decision."""
-    while not game.over:
-        for seat, decision in game.pending().items():
-            game.submit(seat, bots[seat].choose(game.view(seat, since=len(game.events)), decision))
-    return game
 
 
 def plan(games: int, players: int, seed: int, pool: list[str]) -> list[Job]:
@@ -53,10 +44,12 @@ def play_chunk(bots: str, jobs: list[Job]) -> list[Outcome]:
     with cycle_collector_paused():
         for camps, gseed in jobs:
             n = len(camps)
-            g = play_out(new_game(players=n, seed=gseed, camps=list(camps)),
-                         [make_bot(bots, gseed, s) for s in range(n)])
-            assert g.result is not None
-            out.append((g.result["winner"], g.round))
+            g = play_out(contract.start("board", gseed, {"players": n, "camps": list(camps)},
+                                        "simulate"),
+                         {s: make_bot(bots, gseed, s) for s in range(n)})
+            result = g.result or {}
+            winners = result["winners"]
+            out.append((winners[0] if len(winners) == 1 else None, result["rounds"]))
     return out
 
 

@@ -20,9 +20,9 @@ from typing import Any, NoReturn
 import typer
 
 from fuyuki.cli.records import load_record
-from fuyuki.core.errors import DataError, IllegalAction
+from fuyuki.core.contract import replay
+from fuyuki.core.errors import DataError
 from fuyuki.core.load import error_line, parse_toml, read_text
-from fuyuki.core.record import Record
 
 
 def fail(exc: BaseException, lang: str = "ja") -> NoReturn:
@@ -108,50 +108,7 @@ def game_judge(game: str, path: str | Path, lang: str):
 def sbb_save(path: str | Path, lang: str = "en"):
     """``fuyuki replay FILE``: the saved game replayed (another game's record: a FuyukiError
     naming the command that replays it)."""
-    return sbb_replay(load_record(Path(path), "sbb", lang), str(path))
-
-
-def sbb_replay(record: Record, source: str = "<record>"):
-    """Rebuild a Servant Big Battle game from its record (seed + submissions)."""
-    from fuyuki.core.data import Table
-    from fuyuki.core.rng import RNG_VERSIONS
-    from fuyuki.sbb import new_game
-
-    if record.game != "sbb":
-        raise DataError(source, "game", f"not a Servant Big Battle record ({record.game!r})")
-    cfg = Table(record.config, source, "config")
-    cfg.check_keys(["players", "edition", "mode", "options", "cards", "rng"])
-    options = cfg.list("options", [])
-    for i, opt in enumerate(options):
-        if not isinstance(opt, str):
-            raise cfg.fail(f"options[{i}]", f"must be an option name, not {opt!r}")
-    mode = cfg.get("mode", (str, type(None)), None)
-    try:
-        rules = sbb_rules(cfg.str("edition", "final"), mode, tuple(options),
-                          cfg.str("cards", "") or None)
-    except DataError as exc:
-        if exc.file.startswith("--"):  # a name the save gives, not an option typed
-            raise cfg.fail(exc.key, exc.reason) from None
-        raise
-    players = cfg.int("players", 4)
-    try:
-        rules.check_players(players)
-    except DataError as exc:
-        raise cfg.fail("players", exc.reason) from None
-    rng = cfg.int("rng", 1, lo=min(RNG_VERSIONS), hi=max(RNG_VERSIONS))   # the RNG version
-    return replayed(new_game(players, record.seed, rules, rng=rng), record.submissions, source)
-
-
-def replayed(game: Any, submissions: list[Any], source: str) -> Any:
-    """``game`` with a saved game's ``submissions`` made again; an illegal one is a DataError
-    naming it (the file was edited, or belongs to other rules)."""
-    for i, (seat, choice) in enumerate(submissions):
-        try:
-            game.submit(seat, choice)
-        except IllegalAction as exc:
-            raise DataError(source, f"submissions[{i}]",
-                            f"({seat}, {choice!r}) is not a legal move here: {exc}") from None
-    return game
+    return replay(load_record(Path(path), "sbb", lang), str(path))
 
 
 # -- Grail War Board --------------------------------------------------------------------------
@@ -159,8 +116,6 @@ def replayed(game: Any, submissions: list[Any], source: str) -> Any:
 def board_save(path: str | Path, lang: str = "en"):
     """``board replay FILE``: the saved game replayed (another game's record: a FuyukiError
     naming the command that replays it)."""
-    from fuyuki.board import replay
-
     return replay(load_record(Path(path), "board", lang), str(path))
 
 
@@ -197,44 +152,17 @@ def roster(path: str | Path | None):
 
 
 def war_save(path: str | Path, lang: str = "en") -> dict[str, Any]:
-    """``war new --resume FILE``: the saved war's settings and the war replayed to where it
-    was saved (key ``war``)."""
-    from fuyuki.core.data import Table
-    from fuyuki.rpg.roster import parse_roster
-    from fuyuki.rpg.rules import default_rules
-    from fuyuki.rpg.war import War
-
+    """``war new --resume FILE``: the war replayed to where it was saved (key ``war``: through
+    :func:`fuyuki.core.contract.replay`, which checks every config key) and the settings the
+    terminal keeps in its config."""
     src = str(path)
     rec = load_record(Path(path), "rpg-war", lang)
-    cfg = Table(rec.config, src, "config")
-    cfg.check_keys(["roster_toml", "roster_path", "seed_text", "humans", "max_turns", "notes"])
-    roster_text, roster_path = cfg.str("roster_toml"), cfg.str("roster_path")
-    seed = cfg.get("seed_text", (str, int), rec.seed)
-    if isinstance(seed, bool):
-        raise cfg.fail("seed_text", "must be a string or an integer")
-    humans = cfg.list("humans", [])
-    for i, h in enumerate(humans):
-        if not isinstance(h, str):
-            raise cfg.fail(f"humans[{i}]", f"must be a pair id, not {h!r}")
-    rules = default_rules()
-    max_turns = cfg.get("max_turns", (int, type(None)), None)
-    if max_turns is not None and not 1 <= max_turns <= rules.war["max_turns"] * 10:
-        raise cfg.fail("max_turns", f"must be 1 to {rules.war['max_turns'] * 10}")
-    notes = cfg.list("notes", [])
-    for i, n in enumerate(notes):
-        if not (isinstance(n, list) and len(n) == 3 and isinstance(n[0], int)
-                and not isinstance(n[0], bool) and n[0] >= 0
-                and isinstance(n[1], str) and isinstance(n[2], str)):
-            raise cfg.fail(f"notes[{i}]", "must be [event index, who, text]")
-    ro = parse_roster(parse_toml(roster_text, f"{src}: config.roster_toml"), roster_path, rules)
-    ids = {p.id for p in ro.pairs}
-    for i, h in enumerate(humans):
-        if h not in ids:
-            raise cfg.fail(f"humans[{i}]", f"no pair {h!r} in the saved roster")
-    war = replayed(War(ro, rules, seed, max_turns=max_turns), rec.submissions, src)
-    return {"war": war, "roster": ro, "roster_toml": roster_text, "roster_path": roster_path,
-            "seed": seed, "humans": humans, "max_turns": max_turns, "notes": notes,
-            "submissions": rec.submissions}
+    war = replay(rec, src)
+    cfg = rec.config
+    return {"war": war, "roster": war.roster, "roster_toml": cfg["roster_toml"],
+            "roster_path": cfg["roster_path"], "seed": cfg.get("seed_text", rec.seed),
+            "humans": cfg.get("humans", []), "max_turns": cfg.get("max_turns"),
+            "notes": cfg.get("notes", []), "submissions": rec.submissions}
 
 
 def war_log(path: str | Path):

@@ -142,8 +142,12 @@ class Table:
 
 
 def short_repr(value: Any) -> str:
-    """A value as the error shows it: its repr, cut at 60 characters."""
-    text = repr(value)
+    """A value as the error shows it: its repr, cut at 60 characters (a value nested too
+    deep for a repr is shown as such)."""
+    try:
+        text = repr(value)
+    except RecursionError:
+        text = f"<a {type(value).__name__} nested too deep>"
     return text if len(text) <= 60 else text[:57] + "..."
 
 

@@ -35,10 +35,12 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from fuyuki.core.contract import EventLog, Role, no_role, seat_sees
 from fuyuki.core.dice import Party, commitment
 from fuyuki.core.errors import IllegalAction
 from fuyuki.core.events import Event
 from fuyuki.core.protocol import Decision
+from fuyuki.core.record import Record
 from fuyuki.rpg.options import option_hint, option_label
 from fuyuki.rpg.roster import Roster
 from fuyuki.rpg.rules import Rules
@@ -115,7 +117,7 @@ def _text(value: Any, limit: int, what: str, *, empty: bool = False, lines: bool
     return value
 
 
-class HostedWar:
+class HostedWar(EventLog):
     def __init__(self, roster: Roster, rules: Rules, secret: str, *, max_turns: int | None = None,
                  anka: tuple[int, ...] | list[int] = (), limits: Limits = Limits(),
                  players: tuple[int, ...] | list[int] = (), roster_text: str | None = None,
@@ -127,6 +129,10 @@ class HostedWar:
 
         self.secret = secret
         self.gm = len(roster.pairs)
+        #: the record's config (fuyuki.rpg.war_record.start_hosted rebuilds the war from it)
+        self.config: dict[str, Any] = {
+            "secret": secret, "roster_toml": roster_text, "turns": max_turns or rules.war["max_turns"],
+            "anka": sorted(anka), "players": sorted(players)}
         turns = max_turns or rules.war["max_turns"]
         master = bytes.fromhex(secret) if _is_hex(secret) else secret.encode("utf-8")
         self.dice = dice or war_dice(master, turns, roster_text, self._parties)
@@ -165,10 +171,45 @@ class HostedWar:
         """The next turn waits for the GM's ``next``."""
         return self.gm in self.war.pending()
 
+    @property
+    def record(self) -> Record:
+        """``rpg-hosted``: the war's config and every submission (the GM's, the readers')."""
+        return Record("rpg-hosted", 0, dict(self.config), list(self.submissions))
+
+    def roles(self) -> list[Role]:
+        """Each pair's seat, the GM, the readers and ``None`` (who holds no link: a reader)."""
+        return [*range(self.gm), "gm", "reader", None]
+
+    def seats(self) -> list[int]:
+        """The pairs' seats (what the result ranks); the GM submits as seat :attr:`gm`, the
+        readers as :data:`READERS`."""
+        return list(range(self.gm))
+
+    def sees(self, role: Role, event: Event) -> bool:
+        """The GM sees every event; a reader (``None``) the public ones; a pair its own."""
+        if role == "gm" or role == self.gm:
+            return event.to is None or self.gm in event.to
+        return seat_sees(None if role == "reader" else role, event)
+
     def pending(self) -> dict[int, Decision]:
-        if self.over or self.paused:
+        """The open decisions of the pairs players and the program drive and, when the war
+        waits for the GM, the GM's (kind ``gm``): the commands that move it on — ``next``
+        (open the turn), ``resume`` (after a pause), ``decide`` (a decision of a pair the
+        readers drive that no question is deciding)."""
+        if self.over:
             return {}
-        return {s: d for s, d in self.war.pending().items() if s not in self.anka and s != self.gm}
+        if self.paused:
+            return {self.gm: Decision("gm", ({"gm": "resume"},))}
+        asks = self.war.pending()
+        out = {s: d for s, d in asks.items() if s not in self.anka and s != self.gm}
+        gm: list[dict[str, Any]] = [{"gm": "next"}] if self.gm in asks else []
+        for s in sorted(self.anka):
+            d = asks.get(s)
+            if d is not None and self.question_of(s) is None:
+                gm += [{"gm": "decide", "seat": s, "option": o} for o in d.options]
+        if gm:
+            out[self.gm] = Decision("gm", tuple(gm))
+        return out
 
     def submit(self, seat: int, choice: Any) -> None:
         """A pair's answer, a GM command or a reader's answer; a refused one changes nothing."""
@@ -181,16 +222,62 @@ class HostedWar:
         elif seat == READERS:
             recorded = self._answer(choice)
         else:
-            if seat not in self.pending():
+            if seat not in self.pending() or seat == self.gm:
                 raise _bad("not_your_turn", f"seat {seat} has no open decision")
             self.war.submit(seat, choice)
             recorded = self.war.submissions[-1][1]
         self.submissions.append((seat, recorded))
         self._sync()
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """The war's view of ``seat`` (what a program-driven pair decides from)."""
-        return self.war.view(seat if seat is not None and 0 <= seat < self.gm else None)
+    def view(self, role: Role) -> dict[str, Any]:
+        """What ``role`` may know. Everyone: the turn, the pairs' public facts, the open
+        questions, the sheets of the pairs the readers drive (theirs to see). A pair's seat:
+        its own sheet (``me``), its open decision with each option's label and hint in ja/en,
+        its part in the dice. The GM (``"gm"`` or seat :attr:`gm`): every sheet and every
+        pair's open decision. A reader (``"reader"``, ``None``): nothing more."""
+        if role == "gm" or role == self.gm:
+            kind = "gm"
+        elif role is None or role == "reader":
+            kind = "reader"
+        elif type(role) is int and 0 <= role < self.gm:
+            kind = "player"
+        else:
+            raise no_role(role)
+        war = self.war
+        base = war.view(role if kind == "player" else None)
+        out: dict[str, Any] = {
+            "role": kind, "gm_seat": self.gm, "turn": war.turn, "max_turns": war.max_turns,
+            "over": self.over, "result": self.result, "paused": self.paused, "held": self.held,
+            "questions": [q.to_json() for q in self.questions if q.open],
+            "anka": sorted(self.anka),
+            "item_names": {k: i.name for k, i in self.rules.items.items()},
+            "anka_sheets": {str(i): war.pairs[i].sheet() for i in sorted(self.anka)},
+            "pairs": base["pairs"],
+        }
+        if kind == "player":
+            out["me"] = base["me"]
+            if role in self.players:
+                out["dice"] = self.dice_state(role)      # this page's contribution to the dice
+            d = self.pending().get(role)                 # (type-checked above: a pair's seat)
+            out["decision"] = self.decision_json(role, d) if d else None
+        elif kind == "gm":
+            out["sheets"] = {str(p.seat): p.sheet() | {"alive": p.alive, "allies": sorted(p.allies),
+                                                      "known": sorted(p.known),
+                                                      "max_mana": p.max_mana(self.rules)}
+                             for p in war.pairs}
+            out["decisions"] = {str(s): self.decision_json(s, d) | {"anka": s in self.anka}
+                                for s, d in war.pending().items() if s != self.gm}
+        return out
+
+    def decision_json(self, seat: int, d: Decision) -> dict[str, Any]:
+        """A pair's decision as a page shows it: each option with its label and hint."""
+        names = self.names()
+        return {"kind": d.kind, "info": d.to_json()["info"],
+                "options": [{"value": o,
+                             "label": {lang: option_label(lang, d, o, names) for lang in LANGS},
+                             "hint": {lang: option_hint(lang, self.war, seat, d, o)
+                                      for lang in LANGS}}
+                            for o in d.options]}
 
     def decision(self, seat: int) -> Decision | None:
         """The war's open decision of a pair (also of a pair the readers drive)."""

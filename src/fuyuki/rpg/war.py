@@ -10,10 +10,13 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from fuyuki.core.contract import EventLog, no_role
 from fuyuki.core.dice import CommittedDice, WarDice, derive_secret
 from fuyuki.core.events import Event
 from fuyuki.core.outcome import outcome
+from fuyuki.core.errors import FuyukiError
 from fuyuki.core.protocol import Decision
+from fuyuki.core.record import Record
 from fuyuki.rpg.battle import Battle, BattleOutcome, Side, ask, snipe_allowed
 from fuyuki.rpg.flow import Flow
 from fuyuki.rpg.roster import Roster
@@ -26,7 +29,7 @@ from fuyuki.rpg.text import texts
 SEAL_MANA = "seal_mana"
 
 
-class War:
+class War(EventLog):
     def __init__(self, roster: Roster, rules: Rules, seed: int | str, *,
                  max_turns: int | None = None, dice: Callable[[int], Any] | None = None,
                  gate: int | None = None, start: Start | None = None):
@@ -58,6 +61,9 @@ class War:
         self._result: dict[str, Any] | None = None
         self._dice_factory = dice or WarDice(derive_secret(seed, "war"), self.max_turns)
         self.gate = gate
+        #: the record's config of a war begun by :func:`fuyuki.rpg.war_record.start` (None: a
+        #: war built here, whose dice or start no config names: it has no record)
+        self.config: dict[str, Any] | None = None
         self.flow = Flow(self._run())
 
     # -- the protocol ---------------------------------------------------------------------
@@ -76,9 +82,25 @@ class War:
         option = self.flow.submit(seat, choice)
         self.submissions.append((seat, option))
 
+    @property
+    def record(self) -> Record:
+        """``rpg-war``: the config it was started from and every submission."""
+        if self.config is None:
+            raise FuyukiError("this war was not started from a record's config "
+                              "(fuyuki.rpg.war_record.start): it has no record")
+        return Record("rpg-war", 0, dict(self.config), list(self.submissions))
+
+    def roles(self) -> list[int | None]:
+        """Every role :meth:`view` answers: each pair's seat, then ``None`` (a spectator)."""
+        return [*range(len(self.pairs)), None]
+
+    def seats(self) -> list[int]:
+        return list(range(len(self.pairs)))
+
     def clone(self) -> "War":
         other = War(self.roster, self.rules, self.seed, max_turns=self.max_turns,
                     dice=self._dice_factory, gate=self.gate, start=self.start)
+        other.config = self.config
         for seat, choice in self.submissions:
             other.submit(seat, choice)
         return other
@@ -86,6 +108,8 @@ class War:
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may know: its own sheet, public facts, sheets it learned, its events.
         Never the dice secret of the running turn, never another pair's hidden sheet."""
+        if seat is not None and (type(seat) is not int or not 0 <= seat < len(self.pairs)):
+            raise no_role(seat)
         me = self.pairs[seat] if seat is not None else None
         pairs = []
         for p in self.pairs:

@@ -263,13 +263,36 @@ class Game:
         raise IllegalAction("not_your_turn", f"seat {seat} has no decision to make now",
                             seat=seat)
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` may see (``None``: a spectator). The only door out of the engine."""
+    def view(self, seat: Any) -> dict[str, Any]:
+        """What ``seat`` may see (``None``: a spectator). The only door out of the engine;
+        IllegalAction("no_such_role") for any other role."""
+        if seat is not None and (type(seat) is not int or not 0 <= seat < self.s.n):
+            raise IllegalAction("no_such_role", f"this game has no role {seat!r}", role=seat)
         return build_view(self, seat)
 
     def visible_events(self, seat: int | None, start: int = 0) -> list[Event]:
         """The events from index ``start`` that ``seat`` may see (part of the view door)."""
         return [e for e in self.s.events[start:] if e.to is None or (seat is not None and seat in e.to)]
+
+    # ------------------------------------------------------------------ the contract's rest
+    # (fuyuki.core.contract.Engine; none of it is on the play loop's path)
+    def roles(self) -> list[Any]:
+        """Every role :meth:`view` answers: each seat, then ``None`` (a spectator)."""
+        out: list[Any] = list(range(self.s.n))
+        out.append(None)
+        return out
+
+    def seats(self) -> list[int]:
+        return list(range(self.s.n))
+
+    @property
+    def step(self) -> int:
+        """Events logged so far (a position for :meth:`events_for`)."""
+        return len(self.s.events)
+
+    def events_for(self, role: Any, since: int = 0) -> list[Event]:
+        """The events from step ``since`` on that ``role`` may see."""
+        return self.visible_events(role if type(role) is int else None, max(since, 0))
 
     def clone(self) -> "Game":
         rec = Record(self.record.game, self.record.seed, self.record.config,
