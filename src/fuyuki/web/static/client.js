@@ -30,6 +30,10 @@ if (CODE && LINK) {
   (held && held !== LINK[1] ? sessionStorage : localStorage).setItem(TOKEN_KEY, LINK[1]);
   history.replaceState(null, "", location.pathname + location.search);
 }
+// (a war's token kept under its page's former key moves to the table's)
+const FORMER = "fuyuki.war." + CODE;
+if (CODE && localStorage.getItem(FORMER) && !localStorage.getItem(TOKEN_KEY)) localStorage.setItem(TOKEN_KEY, localStorage.getItem(FORMER));
+localStorage.removeItem(FORMER);
 // (a link pasted over this very page changes only the hash: load it as a page)
 addEventListener("hashchange", () => { if (/^#k=/.test(location.hash)) location.reload(); });
 let ws = null, last = null, events = [], summary = null, spectate = PARAMS.has("watch");
