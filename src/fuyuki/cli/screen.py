@@ -19,6 +19,7 @@ from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
 from fuyuki.cli.pager import page
+from fuyuki.cli.wrap import Paragraph
 from fuyuki.cli.prompt import HELP_WORDS, end_of_input, match, normalize, t
 
 SCREEN_LINES = 24
@@ -55,11 +56,12 @@ def lines_of(console: Console, parts: Sequence[RenderableType]) -> int:
     return sum(len(console.render_lines(p, console.options, pad=False)) for p in parts)
 
 
-def fit(console: Console, lang: str, since: list[Since], room: int) -> list[Text]:
+def fit(console: Console, lang: str, since: list[Since], room: int) -> list[RenderableType]:
     """The lines of ``since`` that fit ``room`` terminal lines, in their order: all of them if
     they fit; else the higher ranks first (the latest of a rank first), and one line saying
     how many more the log holds."""
-    rows = [(s, Text("  " + s.text.replace("\n", "\n  "))) for s in since]
+    rows = [(s, Group(*(Paragraph(line, indent=2) for line in s.text.split("\n"))))
+            for s in since]
     height = {id(s): lines_of(console, [row]) for s, row in rows}
     if sum(height.values()) <= room:
         return [row for _, row in rows]
@@ -102,7 +104,7 @@ class Decider:
         if self.waiting:
             notes.append(Text(t(self.lang, "screen.notes"), style="yellow"))
         used += lines_of(c, notes)
-        shown: list[Text] = []
+        shown: list[RenderableType] = []
         if frame.since:
             room = SCREEN_LINES - used - 1            # the heading
             shown = fit(c, self.lang, frame.since, room) if room >= 2 else \
