@@ -131,3 +131,30 @@ def test_two_friends_and_two_bots_play_a_whole_board_game_in_chromium(tmp_path, 
         friend.screenshot(path=str(shots / "10-replay-phone.png"), full_page=True)
         assert not errors, errors
     print(f"screenshots: {shots} clicks: {seen}")
+
+
+def test_the_map_and_the_camps_show_a_barrier(tmp_path, app_factory, live_server):
+    """結界 (seed 003 「陣地・結界」): a camp's barrier is drawn on its area of the map and named
+    in the camp's line, like its 陣地 (the page draws it from the view's ``camps[i].barrier``)."""
+    import httpx
+
+    app = app_factory(bot_delay=0.02)
+    with chromium(app, live_server) as (server, browser):
+        made = httpx.post(server.url + "/api/tables", json={"game": "board", "name": "あかね",
+                                                            "players": 3, "bots": 2}).json()
+        page = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+        page.add_init_script(f"localStorage.setItem('fuyuki.token.{made['code']}', "
+                             f"'{made['token']}')")
+        page.goto(server.url + f"/t/{made['code']}")
+        page.wait_for_selector("#map svg .piece", timeout=10000)
+        assert page.locator("#map svg .barrier").count() == 0
+        area = page.evaluate("""() => {
+            const v = structuredClone(last.view);
+            const pos = v.chars.find(c => c.camp === 1).pos;
+            v.camps[1].barrier = {pos, ability: "blood_fort"};
+            drawMap(v); drawCamps(v);
+            return v.map.areas[pos[0]][pos[1]];
+        }""")
+        marker = page.locator("#map svg .barrier[data-camp='1']")
+        assert marker.count() == 1 and "結界" in marker.locator("title").text_content()
+        assert f"結界 {area}" in page.inner_text("#camps [data-seat='1']")

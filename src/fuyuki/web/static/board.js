@@ -9,7 +9,7 @@ Object.assign(I18N.ja, {
   b_title: "聖杯戦争ボード オンライン", b_hand: "手札", b_plotted: "プロット", b_camps: "陣営",
   b_battle: "直近の戦闘とダイス", b_map_hint: "光っている場所・駒・カードを押して選べます",
   b_turn: "手番", b_phase: "ステップ", b_round: "ラウンド", b_deck: "山札", b_instant: "《刹那の時間》",
-  b_spells: "令呪", b_territory: "陣地", b_building: "準備中", b_built: "完成", b_out: "脱落",
+  b_spells: "令呪", b_territory: "陣地", b_barrier: "結界", b_building: "準備中", b_built: "完成", b_out: "脱落",
   b_stray: "はぐれ", b_alone: "単独行動", b_dead: "死亡",
   b_winner: "勝者：{camp}", b_no_winner: "勝者なし", b_master: "マスター", b_servant: "サーヴァント",
   b_skills: "スキル", b_abilities: "魔術・宝具",
@@ -24,7 +24,7 @@ Object.assign(I18N.en, {
   b_title: "Grail War Board online", b_hand: "Hand", b_plotted: "Plotted", b_camps: "Camps",
   b_battle: "Last battle and dice", b_map_hint: "Tap a glowing area, piece or card to choose",
   b_turn: "Turn", b_phase: "Step", b_round: "Round", b_deck: "Deck", b_instant: "《刹那の時間》",
-  b_spells: "令呪", b_territory: "陣地", b_building: "in preparation", b_built: "complete", b_out: "out",
+  b_spells: "令呪", b_territory: "陣地", b_barrier: "結界 (barrier)", b_building: "in preparation", b_built: "complete", b_out: "out",
   b_stray: "stray", b_alone: "alone", b_dead: "dead",
   b_winner: "Winner: {camp}", b_no_winner: "No winner", b_master: "Master", b_servant: "Servant",
   b_skills: "Skills", b_abilities: "魔術 / 宝具",
@@ -199,6 +199,16 @@ function drawMap(v) {
       svg("text", { x: x + 7.5, y: y + 10.5, "text-anchor": "middle" }, "陣"),
       svg("title", null, `${t("b_territory")} — ${campName(v, camp.seat)} (${tr.done ? t("b_built") : t("b_building")})`)));
   }
+  // 結界 markers: a ring-marked tag in the camp's colour, left of the 陣地 flag
+  for (const camp of v.camps) {
+    const br = camp.barrier;
+    if (!br) continue;
+    const x = br.pos[1] * CW + CW - 34, y = br.pos[0] * CH + 59;
+    root.append(svg("g", { class: "barrier", "data-camp": camp.seat },
+      svg("rect", { x, y, width: 15, height: 13, rx: 7, fill: "none", stroke: colour(camp.seat) }),
+      svg("text", { x: x + 7.5, y: y + 10.5, "text-anchor": "middle" }, "結"),
+      svg("title", null, `${t("b_barrier")} — ${campName(v, camp.seat)}`)));
+  }
   // pieces: one a row (up to 3 in an area), else two a row (up to 6)
   const byArea = {};
   for (const ch of v.chars) if (ch.alive) (byArea[ch.pos.join(",")] = byArea[ch.pos.join(",")] || []).push(ch);
@@ -253,11 +263,12 @@ function drawCamps(v) {
     else if (s.auto) tags.append(el("span", { class: "auto", text: t("auto") }));
     else if (s.kind === "human" && !s.connected) tags.append(el("span", { class: "off", text: t("offline") }));
     const terr = camp.territory ? ` · ${t("b_territory")} ${v.map.areas[camp.territory.pos[0]][camp.territory.pos[1]]}(${camp.territory.done ? t("b_built") : t("b_building")})` : "";
+    const barrier = camp.barrier ? ` · ${t("b_barrier")} ${v.map.areas[camp.barrier.pos[0]][camp.barrier.pos[1]]}` : "";
     const chars = v.chars.filter(c => c.camp === camp.seat);
     return el("div", { class: "camp" + (camp.seat === v.seat ? " me" : "") + (camp.out ? " out" : ""), "data-seat": camp.seat },
       el("div", { class: "head" }, dot(camp.seat),
         el("b", { text: campName(v, camp.seat) }), " ", el("span", { class: "dim", text: seatName(camp.seat) }), tags),
-      el("div", { class: "dim", text: `${t("b_spells")} ${"●".repeat(camp.spells)}${"○".repeat(Math.max(0, 3 - camp.spells))} · ${t("b_hand")} ${camp.hand_count} · ${t("b_plotted")} ${camp.plotted_count}/${camp.ch}${terr}` }),
+      el("div", { class: "dim", text: `${t("b_spells")} ${"●".repeat(camp.spells)}${"○".repeat(Math.max(0, 3 - camp.spells))} · ${t("b_hand")} ${camp.hand_count} · ${t("b_plotted")} ${camp.plotted_count}/${camp.ch}${terr}${barrier}` }),
       ...chars.map(c => el("div", { class: "char" + (c.alive ? "" : " dead"), "data-char": c.id,
         text: (c.alive ? "" : `✝ `) + charLine(c) + (c.alone ? ` [${t("b_alone")}]` : "") })));
   }).concat(strays(v)));
