@@ -67,6 +67,7 @@ def test_every_registered_game_is_checked_here():
 @pytest.mark.parametrize("game", GAMES)
 def test_random_play_ends_with_a_result_of_the_shared_shape_and_every_role_has_a_view(game):
     def check(g):
+        assert isinstance(g, contract.Engine)
         assert None in g.roles() and set(g.seats()) <= set(g.roles())
         assert g.step >= len(g.events_for(None))
         views(g)

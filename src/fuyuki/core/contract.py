@@ -43,6 +43,8 @@ Start = Callable[[int, dict[str, Any], str], "Engine"]
 ENGINE_FAILURES: tuple[type[BaseException], ...] = (
     TypeError, KeyError, AttributeError, ValueError, IndexError, RecursionError, AssertionError,
     OverflowError, ZeroDivisionError)
+#: every error :func:`start` and :func:`replay` turn into a DataError
+CAUGHT: tuple[type[BaseException], ...] = (FuyukiError, *ENGINE_FAILURES)
 
 
 @runtime_checkable
@@ -170,7 +172,7 @@ def start(game: str, seed: int = 0, config: dict[str, Any] | None = None,
         return starter(seed, dict(config), source)
     except DataError as exc:
         raise config_error(exc, source) from None
-    except (FuyukiError, *ENGINE_FAILURES) as exc:
+    except CAUGHT as exc:
         raise DataError(source, "config", f"this game cannot start from it: {_detail(exc)}",
                         "bad_config", detail=_detail(exc)) from None
 
@@ -200,7 +202,7 @@ def submit_all(game: Engine, submissions: Iterable[Any], source: str,
         try:
             seat, choice = pair
             game.submit(seat, choice)
-        except (FuyukiError, *ENGINE_FAILURES) as exc:
+        except CAUGHT as exc:
             raise DataError(source, f"submissions[{i}]",
                             f"{short_repr(pair)} is not a legal move here: {_detail(exc)}",
                             "illegal_submission", move=short_repr(pair),

@@ -235,16 +235,17 @@ class HostedWar(EventLog):
         its own sheet (``me``), its open decision with each option's label and hint in ja/en,
         its part in the dice. The GM (``"gm"`` or seat :attr:`gm`): every sheet and every
         pair's open decision. A reader (``"reader"``, ``None``): nothing more."""
+        seat: int | None = None
         if role == "gm" or role == self.gm:
             kind = "gm"
         elif role is None or role == "reader":
             kind = "reader"
-        elif type(role) is int and 0 <= role < self.gm:
-            kind = "player"
+        elif isinstance(role, int) and not isinstance(role, bool) and 0 <= role < self.gm:
+            kind, seat = "player", role
         else:
             raise no_role(role)
         war = self.war
-        base = war.view(role if kind == "player" else None)
+        base = war.view(seat)
         out: dict[str, Any] = {
             "role": kind, "gm_seat": self.gm, "turn": war.turn, "max_turns": war.max_turns,
             "over": self.over, "result": self.result, "paused": self.paused, "held": self.held,
@@ -254,12 +255,12 @@ class HostedWar(EventLog):
             "anka_sheets": {str(i): war.pairs[i].sheet() for i in sorted(self.anka)},
             "pairs": base["pairs"],
         }
-        if kind == "player":
+        if seat is not None:
             out["me"] = base["me"]
-            if role in self.players:
-                out["dice"] = self.dice_state(role)      # this page's contribution to the dice
-            d = self.pending().get(role)                 # (type-checked above: a pair's seat)
-            out["decision"] = self.decision_json(role, d) if d else None
+            if seat in self.players:
+                out["dice"] = self.dice_state(seat)      # this page's contribution to the dice
+            d = self.pending().get(seat)
+            out["decision"] = self.decision_json(seat, d) if d else None
         elif kind == "gm":
             out["sheets"] = {str(p.seat): p.sheet() | {"alive": p.alive, "allies": sorted(p.allies),
                                                       "known": sorted(p.known),

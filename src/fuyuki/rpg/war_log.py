@@ -16,7 +16,7 @@ import hashlib
 import json
 from typing import Any
 
-from fuyuki.core.contract import ENGINE_FAILURES
+from fuyuki.core.contract import CAUGHT
 from fuyuki.core.data import package_file
 from fuyuki.core.dice import (FREE, Party, Problem, TurnDice, Verification, WarDice, derive_secret,
                               log_lines, verify_lines, war_id)
@@ -149,7 +149,7 @@ def _submit_all(game: Any, subs: list[tuple[Any, Any]]) -> str | None:
     for seat, choice in subs:
         try:
             game.submit(seat, choice)
-        except (FuyukiError, *ENGINE_FAILURES) as exc:
+        except CAUGHT as exc:
             return str(exc)[:200]
     return None
 
@@ -233,7 +233,7 @@ def verify(text: str) -> Verification:
         actual = _content(lines)
         made, error = _expected(record, report, actual[0][1] if actual else "")
         expected = _content(made)
-    except (FuyukiError, *ENGINE_FAILURES) as exc:
+    except CAUGHT as exc:
         report.problems.append(Problem("replay_failed", len(lines), {"error": str(exc)[:200]}))
         return report
     for k, (n, line) in enumerate(actual):
