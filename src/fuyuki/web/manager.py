@@ -10,7 +10,6 @@ from typing import Any
 
 from fuyuki.core.errors import FuyukiError, IllegalAction
 from fuyuki.web import security
-from fuyuki.web import table as _table
 from fuyuki.web.bots import shutdown_pool
 from fuyuki.web.games import DEFAULT, adapter
 from fuyuki.web.settings import Settings, check_name
@@ -26,11 +25,11 @@ def check_config(raw: Any) -> dict[str, Any]:
     if not isinstance(raw, dict):
         raise IllegalAction("bad_config", "-: must be an object", field="-")
     rest = dict(raw)
-    game = adapter(rest.pop("game", DEFAULT))
+    game_adapter = adapter(rest.pop("game", DEFAULT))
     public = rest.pop("public", False)
     if type(public) is not bool:
         raise IllegalAction("bad_config", "public: true or false", field="public")
-    return {"game": game.name, **game.check_config(rest), "public": public}
+    return {"game": game_adapter.name, **game_adapter.check_config(rest), "public": public}
 
 
 def seat_rows(cfg: dict[str, Any], name: str | None
@@ -38,9 +37,9 @@ def seat_rows(cfg: dict[str, Any], name: str | None
     """A new table's seats as its game wants them (``seat_kinds``), the host seat (taken by
     ``name``, if any) with its token, and — for an inviting game — a token for every other
     human seat (its seat link), handed to the creator once and stored only as a hash."""
-    game = adapter(cfg["game"])
-    kinds = game.seat_kinds(cfg)
-    host_seat = game.host_seat(cfg)
+    game_adapter = adapter(cfg["game"])
+    kinds = game_adapter.seat_kinds(cfg)
+    host_seat = game_adapter.host_seat(cfg)
     if name is not None and kinds[host_seat] != "human":
         raise IllegalAction("bad_config", "bots: a table needs at least one person (no seat is "
                             "left for the host)", field="bots")
@@ -50,11 +49,11 @@ def seat_rows(cfg: dict[str, Any], name: str | None
         token = security.new_token()
         seats[host_seat].name, seats[host_seat].token_hash = name, security.hash_token(token)
     invites = {}
-    if game.invite:
+    if game_adapter.invite:
         for s in seats:
             if s.kind == "human" and not s.token_hash:
                 invites[s.seat] = security.new_token()
-                s.name, s.token_hash = game.seat_name(cfg, s.seat), security.hash_token(invites[s.seat])
+                s.name, s.token_hash = game_adapter.seat_name(cfg, s.seat), security.hash_token(invites[s.seat])
     return seats, host_seat, token, invites
 
 
@@ -125,7 +124,7 @@ class Manager:
 
     def running(self, address: str | None = None) -> int:
         """Tables waiting or playing (and not idle), all or created from ``address``."""
-        now = _table._now()
+        now = Table.now()
         return sum(t.running(now) for code, t in self.tables.items()
                    if address is None or self.creators.get(code) == address)
 
@@ -148,12 +147,12 @@ class Manager:
                        time.time(), seats, [])
         t = self._open(row, address)
         t.invites = invites
-        t.gone_since[host_seat] = _table._now()
+        t.gone_since[host_seat] = Table.now()
         return t, host_seat, token
 
     def open_tables(self, limit: int = 50) -> list[dict[str, Any]]:
         """The public tables waiting for players, newest first (no token, no seed)."""
-        now = _table._now()
+        now = Table.now()
         found = [t for t in self.tables.values()
                  if t.row.config.get("public") and t.status == "waiting" and t.running(now)
                  and any(s.kind == "human" and not s.token_hash for s in t.seats)]

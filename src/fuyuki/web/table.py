@@ -1,9 +1,11 @@
 """A table in play: one engine (any game, through its adapter), its seats, the connections
 watching it, its bots and timers. Nothing here names a game.
 
+The table speaks to its game only through the engine contract (:mod:`fuyuki.core.contract`:
+``pending``, ``submit``, ``view``, ``events_for``, ``step``, ``over``, ``result``, ``record``).
 Every message a client receives is built here, and only from the game's ``view(seat)``
 (spectators: ``view(None)``; the adapter shapes it into page data) and the events the seat may
-see (:meth:`fuyuki.core.events.Event.visible_to`). A move goes to ``game.submit``; the engine
+see (``events_for(seat, since)``). A move goes to ``game.submit``; the engine
 refuses an illegal one with a typed :class:`IllegalAction` and nothing changes. Every accepted
 submission is stored before anyone is told about it.
 
@@ -23,6 +25,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from fuyuki.core import contract
 from fuyuki.core.errors import IllegalAction
 from fuyuki.web import security
 from fuyuki.web.bots import bot_seed, pool, think
@@ -171,12 +174,25 @@ class Table:
     def step(self) -> int:
         return len(self.submissions)
 
+    @property
+    def seed(self) -> int:
+        return self.row.seed
+
+    @staticmethod
+    def now() -> float:
+        """The tables' clock (monotonic seconds): grace periods, timers, rate limits."""
+        return _now()
+
+    @staticmethod
+    def wall() -> float:
+        """Wall-clock seconds: stored deadlines, a vote's closing time."""
+        return _wall()
+
     def _replayed(self, submissions: list[tuple[int, Any]]) -> Any:
-        """A new game of this table's settings and seed with ``submissions`` replayed."""
+        """A new game of this table's settings and seed with ``submissions`` replayed (a
+        submission the game refuses is a DataError naming it)."""
         g = self.adapter.new_game(self.row.config, self.row.seed)
-        for seat, choice in submissions:
-            g.submit(seat, choice)
-        return g
+        return contract.submit_all(g, submissions, f"table {self.code}")
 
     def seat_for_token(self, token: str) -> int | None:
         """The human seat ``token`` opens. A token that opens none is checked once more
@@ -522,16 +538,17 @@ class Table:
         self._wake = None
         if self.status != "playing" or self.game.over:
             return
-        subs, later = self.adapter.due(self.game, _wall())
-        for seat, choice in subs:
-            try:
-                self._apply(seat, choice)
-            except IllegalAction as exc:   # the next refresh tries again
-                log.warning("table %s: a due submission of seat %d was refused (%s)",
-                            self.code, seat, exc.code)
-                return
-        if subs and not self.game.over:
-            subs, later = self.adapter.due(self.game, _wall())
+        for _ in range(1000):                 # one at a time: each may change what is due
+            subs, later = self.adapter.due(self, _wall())
+            for seat, choice in subs[:1]:
+                try:
+                    self._apply(seat, choice)
+                except IllegalAction as exc:   # the next refresh tries again
+                    log.warning("table %s: a due submission of seat %d was refused (%s)",
+                                self.code, seat, exc.code)
+                    return
+            if not subs or self.game.over:
+                break
         self._wake = None if later is None else _now() + later
 
     def refresh(self) -> None:
@@ -647,9 +664,9 @@ class Table:
         msg["waiting_for"] = self._waiting_for()
         msg["view"] = self.adapter.page_view(g, seat)
         msg["events"] = [event_json(self.adapter, g, e, self._texts)
-                         for e in g.events[conn.log_pos:] if e.visible_to(seat)]
+                         for e in g.events_for(self.adapter.role(g, seat), conn.log_pos)]
         msg["from_start"] = conn.log_pos == 0
-        conn.log_pos = len(g.events)
+        conn.log_pos = g.step
         if seat is not None:
             mine = seat in g.pending()
             msg["turn"] = self.asked_at.get(seat) if mine else None
@@ -693,15 +710,13 @@ class Table:
         subs = self.submissions
         if not 0 <= step <= len(subs):
             raise IllegalAction("bad_step", f"step is 0 to {len(subs)}")
-        g = self.adapter.new_game(self.row.config, self.row.seed)
-        start = 0
-        for i, (seat, choice) in enumerate(subs[:step]):
-            if i == step - 1:
-                start = len(g.events)
-            g.submit(seat, choice)
+        g = self._replayed(subs[:max(step - 1, 0)])
+        start = 0                            # step 0: the events of the setup
+        if step:
+            start = g.step
+            contract.submit_all(g, subs[step - 1:step], f"table {self.code}", step - 1)
         frame = {"step": step, "steps": len(subs), "view": self.adapter.page_view(g, None),
-                 "events": [event_json(self.adapter, g, e)
-                            for e in g.events[start:] if e.visible_to(None)],
+                 "events": [event_json(self.adapter, g, e) for e in g.events_for(None, start)],
                  "chat": [c for c in self.chat if c["step"] <= step]}
         if hands:
             frame["hands"] = [self.adapter.page_view(g, s.seat) for s in self.seats]

@@ -2,37 +2,47 @@
 
 The server (tables, seats, tokens, storage, reconnect, spectators, replays, decision timers,
 bot takeover, rate limits and the filter that builds every message from ``view(seat)``) is
-written once, in :mod:`fuyuki.web.table` and :mod:`fuyuki.web.manager`. A game plugs in by
-subclassing :class:`Adapter` and registering it in :data:`ADAPTERS`; nothing else in the
-server names a game. What an adapter provides (docs/web.md, "Adding a fourth game"):
+written once, in :mod:`fuyuki.web.table` and :mod:`fuyuki.web.manager`, and speaks to a game
+only through the engine contract (:mod:`fuyuki.core.contract`). A game plugs in by subclassing
+:class:`Adapter` and registering it (:func:`register`, or :func:`_registry` for the package's
+own games); nothing else in the server names a game. An adapter holds no rule, touches no
+engine internal and no private of the table: it names the game's settings and bots and shapes
+a view into page data. Every member has a default derived from the contract, so a small game
+sets only ``name``, ``players`` and its page (docs/web.md, "Adding a game"):
 
-``name``, ``title``, ``page``
-    the game's id (stored in each table's configuration as ``"game"``), its title in ja/en,
-    and the HTML file of its table page under ``web/static/``.
-``check_config(raw) -> dict``
-    the table's settings, every field checked (``IllegalAction("bad_config", field=...)``);
-    the result must hold ``players`` (seat count), ``bots``, ``bot_level`` and ``timer``.
-``new_game(config, seed) -> game``
-    a fresh engine that speaks the protocol of :mod:`fuyuki.core.protocol`.
+``name``, ``engine``, ``title``, ``page``
+    the game's id at the table (stored in each table's configuration as ``"game"``), its
+    game in the contract's registry (default: ``name``), its title in ja/en, and the HTML file
+    of its table page under ``web/static/``.
+``players``, ``check_config(raw) -> dict``
+    the seat counts offered; the table's settings, every field checked
+    (``IllegalAction("bad_config", field=...)``); the result must hold ``players`` (seat
+    count), ``bots``, ``bot_level`` and ``timer`` (default: those four alone).
+``engine_config(config)``, ``new_game(config, seed) -> game``
+    the engine's config made from the table's (default: the table's without the server's own
+    keys); a fresh engine (default: ``contract.start(engine, seed, engine_config(config))``).
 ``submissions(game)``
-    the game's ordered ``(seat, choice)`` list (its record's submissions).
+    the game's ordered ``(seat, choice)`` list (default: ``game.record.submissions``).
 ``levels() -> {level: bot name}``, ``takeover``, ``slow_bots``
-    the bot levels offered in the lobby, the bot that plays a dropped or timed-out seat, and
-    the bots too slow for the event loop (searched in a worker process).
+    the bot levels offered in the lobby (default: ``easy`` = the uniform random bot of
+    :mod:`fuyuki.sim.generic`), the bot that plays a dropped or timed-out seat, and the bots
+    too slow for the event loop (searched in a worker process).
 ``pace``
     the pause between two bot moves as a share of the server's ``bot_delay`` (a game of many
     small decisions plays its bots faster, so people can follow without waiting).
 ``make_bot(name, seed, seat, config, **kw)``
     a bot object with ``choose(view, decision)``; it sees only ``game.view(seat)``.
-``page_view(game, seat) -> dict``
-    the page data of ``seat`` (``None``: a spectator) built from ``game.view(seat)`` only.
+``role(game, seat)``, ``page_view(game, seat) -> dict``
+    the role a seat's page sees the game as (default: the seat; ``None``: a spectator); the
+    page data of ``seat`` built from ``game.view(role)`` only (default: the view, with the
+    seat's open decision as ``decision`` when the view has none).
 ``waiting_for(game) -> [seat, ...] | None``
     the seats the table waits for, as anyone may know it (default: every seat with an open
     decision; ``None``: someone decides something that is not public, unnamed).
 ``event_text(game, event) -> {"ja": ..., "en": ...} | None``
     an event's text in both languages, rendered from public data (never from hidden state).
 ``meta() -> dict``
-    what the lobby needs to offer the game's settings (player counts, levels, ...).
+    what the lobby needs to offer the game's settings (default: players, levels, timer).
 ``data(query) -> dict``
     static data the page shows (card texts); nothing hidden.
 ``message(table, seat, data, conn)``
@@ -45,7 +55,7 @@ server names a game. What an adapter provides (docs/web.md, "Adding a fourth gam
     creation (handed to the creator as seat links) instead of being joined in the lobby.
 ``private_config``
     configuration fields nobody is shown (a game's secret, an uploaded file).
-``due(game, now) -> (submissions, seconds | None)``
+``due(table, now) -> (submissions, seconds | None)``
     submissions the clock makes due at ``now`` (wall-clock seconds) and when to look again.
 ``takeover = None``
     no bot ever plays a human seat (a player who is away is simply waited for).
@@ -61,15 +71,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
+from fuyuki.core import contract
 from fuyuki.core.errors import IllegalAction
 from fuyuki.core.events import Event
+
+#: configuration keys of the server itself, never the engine's
+TABLE_KEYS = frozenset({"game", "bots", "bot_level", "timer", "public"})
 
 
 class Adapter:
     name = ""
+    engine = ""                       # the contract's game (record.game); "" = name
     title: ClassVar[dict[str, str]] = {}
     page = "table.html"
-    takeover: str | None = "heuristic"
+    players: Sequence[int] = (2,)
+    takeover: str | None = "random"
     slow_bots: frozenset[str] = frozenset()
     pace = 1.0
     private_config: frozenset[str] = frozenset()
@@ -78,22 +94,38 @@ class Adapter:
     open_hands = True
 
     def check_config(self, raw: dict[str, Any]) -> dict[str, Any]:
-        raise NotImplementedError
+        return self.check_common(raw, set(), self.players, self.players[0],
+                                 next(iter(self.levels())))
+
+    def engine_config(self, config: dict[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in config.items() if k not in TABLE_KEYS}
 
     def new_game(self, config: dict[str, Any], seed: int) -> Any:
-        raise NotImplementedError
+        return contract.start(self.engine or self.name, seed, self.engine_config(config),
+                              "table config")
 
     def submissions(self, game: Any) -> list[tuple[int, Any]]:
         return game.record.submissions
 
     def levels(self) -> dict[str, str]:
-        raise NotImplementedError
+        return {"easy": "random"}
 
     def make_bot(self, name: str, seed: int, seat: int, config: dict[str, Any], **kw: Any) -> Any:
-        raise NotImplementedError
+        from fuyuki.sim.generic import RandomBot
+
+        return RandomBot(seed, seat)
+
+    def role(self, game: Any, seat: int | None) -> Any:
+        return seat
 
     def page_view(self, game: Any, seat: int | None) -> dict[str, Any]:
-        return game.view(seat)
+        """The view of the seat's role, with the seat's open decision (``decision``, from
+        ``pending()``) when the view does not carry it itself."""
+        view = game.view(self.role(game, seat))
+        if seat is not None and "decision" not in view:
+            d = game.pending().get(seat)
+            view["decision"] = None if d is None else d.to_json()
+        return view
 
     def waiting_for(self, game: Any) -> list[int] | None:
         return sorted(game.pending())
@@ -102,7 +134,8 @@ class Adapter:
         return None
 
     def meta(self) -> dict[str, Any]:
-        return {}
+        return {"players": list(self.players), "levels": list(self.levels()),
+                "timer": [0, 10, 600]}
 
     def data(self, query: dict[str, str]) -> dict[str, Any]:
         return {}
@@ -120,7 +153,7 @@ class Adapter:
     def seat_name(self, config: dict[str, Any], seat: int) -> str:
         return ""
 
-    def due(self, game: Any, now: float) -> tuple[list[tuple[int, Any]], float | None]:
+    def due(self, table: Any, now: float) -> tuple[list[tuple[int, Any]], float | None]:
         return [], None
 
     # ------------------------------------------------------------------ shared checks
@@ -183,3 +216,14 @@ def adapter(name: Any) -> Adapter:
 def games() -> list[str]:
     adapter(DEFAULT)
     return list(ADAPTERS)
+
+
+def register(a: Adapter) -> None:
+    """Make game ``a.name`` playable at the server (a game outside the package; the tests'
+    fourth game). Registering a name again replaces it."""
+    adapter(DEFAULT)
+    ADAPTERS[a.name] = a
+
+
+def unregister(name: str) -> None:
+    ADAPTERS.pop(name, None)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from fuyuki.board import default_pack, new_game
+from fuyuki.board import default_pack
 from fuyuki.board.agents import make_bot
 from fuyuki.board.game import DIRS
 from fuyuki.board.text import Texts
@@ -27,7 +27,11 @@ class BoardAdapter(Adapter):
     name = "board"
     title: ClassVar[dict[str, str]] = {"ja": "聖杯戦争ボード", "en": "Grail War Board"}
     page = "board.html"
+    takeover = "heuristic"
     pace = 0.3             # a turn is many small decisions (group, part, target...)
+
+    def __init__(self) -> None:
+        self._public: tuple[Any, int, dict[str, Any]] | None = None   # (game, step, view(None))
 
     def levels(self) -> dict[str, str]:
         return {"easy": "random", "normal": "heuristic"}
@@ -45,20 +49,17 @@ class BoardAdapter(Adapter):
             out["camps"] = list(camps)
         return {**out, **{k: common[k] for k in ("bots", "bot_level", "timer")}}
 
-    def new_game(self, config: dict[str, Any], seed: int) -> Any:
-        return new_game(config["players"], seed, camps=config.get("camps"))
-
-    def submissions(self, game: Any) -> list[tuple[int, Any]]:
-        return game.submissions
-
     def make_bot(self, name: str, seed: int, seat: int, config: dict[str, Any], **kw: Any) -> Any:
         return make_bot(name, seed, seat)
 
     def event_text(self, game: Any, event: Event) -> dict[str, str] | None:
-        view = {"chars": [c.public() for c in game.chars.values()],
-                "camps": [c.public() for c in game.camps]}
+        """The board's own text of ``event``, naming characters and camps as the public view
+        shows them now (one view a step, shared by that step's events)."""
+        if self._public is None or self._public[0] is not game or self._public[1] != game.step:
+            self._public = (game, game.step, game.view(None))
+        view = self._public[2]
         ev = {"kind": event.kind, "data": event.data}
-        return {lang: Texts(game.pack, view, lang).event(ev) for lang in LANGS}
+        return {lang: Texts(default_pack(), view, lang).event(ev) for lang in LANGS}
 
     def page_view(self, game: Any, seat: int | None) -> dict[str, Any]:
         view = game.view(seat)
@@ -67,9 +68,10 @@ class BoardAdapter(Adapter):
         view.pop("event_count", None)
         d = view.get("decision")
         if d is not None:
-            view["prompt"] = {lang: Texts(game.pack, view, lang).prompt(d) for lang in LANGS}
-            view["labels"] = {lang: [Texts(game.pack, view, lang).option(d["kind"], o)
-                                     for o in d["options"]] for lang in LANGS}
+            texts = {lang: Texts(default_pack(), view, lang) for lang in LANGS}
+            view["prompt"] = {lang: texts[lang].prompt(d) for lang in LANGS}
+            view["labels"] = {lang: [texts[lang].option(d["kind"], o) for o in d["options"]]
+                              for lang in LANGS}
             view["refs"] = [option_ref(view, d, o) for o in d["options"]]
         return view
 
@@ -107,7 +109,10 @@ def _group(view: dict[str, Any], seat: int, key: str) -> list[dict[str, Any]]:
     return [c for c in mine if c["id"] == cid]
 
 
-def _step(view: dict[str, Any], c: dict[str, Any], d: str) -> list[int] | None:
+def _landing_shim(view: dict[str, Any], c: dict[str, Any], d: str) -> list[int] | None:
+    """SHIM until the board's move decision names where each option lands (asked of the
+    engine's owner): the area ``c`` reaches going ``d``, from the view — a piece of the
+    movement rule (the map's edge, 門番 stays put) that belongs to the engine."""
     dr, dc = DIRS[d]
     r, col = c["pos"][0] + dr, c["pos"][1] + dc
     if c["skills"].get("gatekeeper") or not (0 <= r < view["map"]["height"]
@@ -137,13 +142,13 @@ def option_ref(view: dict[str, Any], d: dict[str, Any], o: Any) -> dict[str, Any
     if kind == "move" and head == "move":
         areas: list[list[int]] = []
         for c in _group(view, view["seat"], d["info"].get("group", "together")):
-            p = _step(view, c, rest)
+            p = _landing_shim(view, c, rest)
             if p is not None and p not in areas:
                 areas.append(p)
         return {"areas": areas} if areas else None
     if kind == "dash":
         cid, _, way = s.partition(":")
         found = [c for c in view["chars"] if c["id"] == cid]
-        p = _step(view, found[0], way) if found and way in DIRS else None
+        p = _landing_shim(view, found[0], way) if found and way in DIRS else None
         return {"areas": [p], "char": cid} if p is not None else None
     return None

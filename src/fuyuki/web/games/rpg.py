@@ -8,8 +8,15 @@ table's creator; the GM's seat token is the only way to command the war.
 
 Settings: ``roster`` (null: the sample roster; or a roster file's TOML text, checked like the
 CLI's), ``turns`` (the turn limit), ``lang`` (the language of the log the GM pastes), ``humans``
-(pair ids players drive), ``anka`` (pair ids the readers drive). The war's dice secret is made
-here and kept in the private configuration with the roster.
+(pair ids players drive), ``anka`` (pair ids the readers drive), ``anka_minor`` (who answers
+the small decisions of the readers' pairs — :data:`MINOR`, a battle's steps, a reroll, mana:
+``"program"`` at once, ``"readers"`` by a question the first answer decides, or ``"gm"``
+alone). The war's dice secret is made here and kept in the private configuration with the
+roster.
+
+The adapter reaches the war only through the engine contract (``view("gm")``,
+``view("reader")``, a pair's ``view(seat)``, ``pending``, ``seats``) and the table's public
+API (``record``, ``reissue``, ``refresh``, ``wall``, ``now``, ``seed``, ``config``).
 """
 
 from __future__ import annotations
@@ -21,12 +28,13 @@ import weakref
 from functools import lru_cache
 from typing import Any
 
+from fuyuki.core import contract
 from fuyuki.core.errors import FuyukiError, IllegalAction
 from fuyuki.core.events import Event
 from fuyuki.core.load import parse_toml
+from fuyuki.core.protocol import Decision
 from fuyuki.rpg.agents.simple import SimpleAgent
-from fuyuki.rpg.hosted import LANGS, READERS, HostedWar
-from fuyuki.rpg.options import option_hint, option_label
+from fuyuki.rpg.hosted import LANGS, READERS, Limits
 from fuyuki.rpg.roster import Roster, load_roster, parse_roster
 from fuyuki.rpg.rules import default_rules
 from fuyuki.web import security
@@ -37,6 +45,10 @@ MAX_ROSTER = 60000               # characters of an uploaded roster
 ANSWER_GAP = 3.0                 # seconds between two answers of one connection
 ANSWER_RATE = (5.0, 20.0)        # answers a second on one table, and burst
 VOTE_SECONDS = (10, 7 * 24 * 3600)
+#: the small decisions of a pair (a battle's steps, a reroll, mana): the ``anka_minor`` setting
+#: says who answers them for a pair the readers drive
+MINOR = frozenset({"lineup", "prepare", "pick_stat", "redraw", "declare", "reroll", "mana"})
+ANKA_MINOR = ("program", "readers", "gm")
 
 
 @lru_cache(maxsize=32)
@@ -58,6 +70,7 @@ def war_secret(key: str, seed: int) -> str:
 
 class RpgAdapter(Adapter):
     name = "rpg"
+    engine = "rpg-hosted"
     title = {"ja": "聖杯戦争RPG", "en": "Grail War RPG"}
     page = "war.html"
     takeover = None                  # a player who is away is waited for (the GM can pause)
@@ -76,7 +89,7 @@ class RpgAdapter(Adapter):
 
     def check_config(self, raw: dict[str, Any]) -> dict[str, Any]:
         bad = self.bad
-        known = {"roster", "turns", "lang", "humans", "anka"}
+        known = {"roster", "turns", "lang", "humans", "anka", "anka_minor"}
         self.check_fields(raw, known)
         for k in ("players", "bots", "bot_level", "timer"):
             if k in raw:
@@ -96,6 +109,9 @@ class RpgAdapter(Adapter):
         lang = raw.get("lang", "ja")
         if lang not in LANGS:
             raise bad("lang", "ja or en")
+        minor = raw.get("anka_minor", ANKA_MINOR[0])
+        if minor not in ANKA_MINOR:
+            raise bad("anka_minor", f"one of {list(ANKA_MINOR)}")
         picked = {}
         for key in ("humans", "anka"):
             got = raw.get(key, [])
@@ -107,7 +123,7 @@ class RpgAdapter(Adapter):
         drivers = len(picked["humans"]) + len(picked["anka"])
         return {"players": len(ids) + 1, "bots": len(ids) - drivers, "bot_level": "normal",
                 "timer": 0, "roster": text, "turns": turns, "lang": lang, **picked,
-                "pairs": ids, "secret": secrets.token_hex(32)}
+                "anka_minor": minor, "pairs": ids, "secret": secrets.token_hex(32)}
 
     def seat_kinds(self, config: dict[str, Any]) -> list[str]:
         kinds = ["human" if p in config["humans"] else "crowd" if p in config["anka"] else "bot"
@@ -120,16 +136,13 @@ class RpgAdapter(Adapter):
     def seat_name(self, config: dict[str, Any], seat: int) -> str:
         return roster_of(config["roster"]).pairs[seat].servant.name[:24]
 
-    def new_game(self, config: dict[str, Any], seed: int) -> HostedWar:
-        roster = roster_of(config["roster"])
-        anka = [i for i, p in enumerate(config["pairs"]) if p in config["anka"]]
-        players = [i for i, p in enumerate(config["pairs"]) if p in config["humans"]]
-        return HostedWar(roster, default_rules(), war_secret(config["secret"], seed),
-                         max_turns=config["turns"], anka=anka, players=players,
-                         roster_text=config["roster"])
-
-    def submissions(self, game: HostedWar) -> list[tuple[int, Any]]:
-        return game.submissions
+    def new_game(self, config: dict[str, Any], seed: int) -> Any:
+        pairs = config["pairs"]
+        return contract.start(self.engine, seed, {
+            "secret": war_secret(config["secret"], seed), "roster_toml": config["roster"],
+            "turns": config["turns"],
+            "anka": [i for i, p in enumerate(pairs) if p in config["anka"]],
+            "players": [i for i, p in enumerate(pairs) if p in config["humans"]]}, "table config")
 
     def make_bot(self, name: str, seed: int, seat: int, config: dict[str, Any], **kw: Any) -> Any:
         return SimpleAgent(seed, seat)
@@ -139,59 +152,32 @@ class RpgAdapter(Adapter):
         return {"pairs": [{"id": p.id, "servant": p.servant.name, "master": p.master.name,
                            "faction": roster.factions.get(p.faction, {})} for p in roster.pairs],
                 "turns": default_rules().war["max_turns"], "langs": list(LANGS),
+                "anka_minor": list(ANKA_MINOR),
                 "create": "/new/rpg"}          # the lobby sends a GM to the war's own form
 
     def data(self, query: dict[str, str]) -> dict[str, Any]:
         return self.meta()
 
     # -- what each page sees --------------------------------------------------------------------
-    def event_text(self, game: HostedWar, event: Event) -> dict[str, str] | None:
+    def role(self, game: Any, seat: int | None) -> Any:
+        """The GM's seat sees the war as ``"gm"``; a page with no seat as a ``"reader"``."""
+        return "gm" if seat == len(game.seats()) else "reader" if seat is None else seat
+
+    def page_view(self, game: Any, seat: int | None) -> dict[str, Any]:
+        return game.view(self.role(game, seat))     # a pair's decision is in its view
+
+    def event_text(self, game: Any, event: Event) -> dict[str, str] | None:
+        # SHIM until the hosted war's texts leave it through the contract (asked of the
+        # engine's owner): the war renders its log lines itself, with its dice lines
         return game.text_of(event)
-
-    def _decision(self, game: HostedWar, seat: int, d: Any) -> dict[str, Any]:
-        names = game.names()
-        return {"kind": d.kind, "info": d.to_json()["info"],
-                "options": [{"value": o,
-                             "label": {lang: option_label(lang, d, o, names) for lang in LANGS},
-                             "hint": {lang: option_hint(lang, game.war, seat, d, o) for lang in LANGS}}
-                            for o in d.options]}
-
-    def page_view(self, game: HostedWar, seat: int | None) -> dict[str, Any]:
-        war = game.war
-        role = "gm" if seat == game.gm else "reader" if seat is None else "player"
-        base = war.view(seat if role == "player" else None)
-        pairs = base["pairs"]
-        out: dict[str, Any] = {
-            "role": role, "gm_seat": game.gm, "turn": war.turn, "max_turns": war.max_turns,
-            "over": game.over, "result": game.result, "paused": game.paused, "held": game.held,
-            "questions": [q.to_json() for q in game.questions if q.open],
-            "anka": sorted(game.anka),
-            "item_names": {k: i.name for k, i in game.rules.items.items()},
-            # the readers drive the 安価 pairs: those pairs' own sheets are theirs to see
-            "anka_sheets": {str(i): war.pairs[i].sheet() for i in sorted(game.anka)},
-        }
-        if role == "player" and seat is not None:
-            out["me"] = base["me"]
-            if seat in game.players:
-                out["dice"] = game.dice_state(seat)      # this page's contribution to the dice
-            d = game.pending().get(seat)
-            out["decision"] = self._decision(game, seat, d) if d else None
-        if role == "gm":
-            out["sheets"] = {str(p.seat): p.sheet() | {"alive": p.alive, "allies": sorted(p.allies),
-                                                      "known": sorted(p.known),
-                                                      "max_mana": p.max_mana(game.rules)}
-                             for p in war.pairs}
-            out["decisions"] = {str(s): self._decision(game, s, d) | {"anka": s in game.anka}
-                                for s, d in war.pending().items() if s != game.gm}
-        out["pairs"] = pairs
-        return out
 
     # -- the GM and the readers -------------------------------------------------------------------
     def message(self, table: Any, seat: int | None, data: dict[str, Any], conn: Any = None) -> None:
         kind = data.get("type")
-        game: HostedWar = table.game
+        game = table.game
+        gm = len(game.seats())
         if kind == "gm":
-            if seat != game.gm:
+            if seat != gm:
                 raise IllegalAction("not_gm", "only the GM's link commands the war")
             cmd = {k: v for k, v in data.items() if k != "type"}
             if cmd.get("gm") == "ask" and cmd.get("mode") == "vote":
@@ -199,51 +185,54 @@ class RpgAdapter(Adapter):
                 lo, hi = VOTE_SECONDS
                 if type(sec) is not int or not lo <= sec <= hi:
                     raise IllegalAction("bad_close", f"a vote lasts {lo} to {hi} seconds")
-                from fuyuki.web import table as _table
-                cmd["close_at"] = round(_table._wall() + sec, 3)
+                cmd["close_at"] = round(table.wall() + sec, 3)
             if cmd.get("gm") == "auto":
                 # the program decides for a pair (a 安価 pair's minor decision, an absent player)
                 s = cmd.get("seat")
-                d = game.decision(s) if isinstance(s, int) else None
-                if d is None or not isinstance(s, int):
-                    raise IllegalAction("no_decision", "that pair has no open decision")
-                cmd = {"gm": "decide", "seat": s,
-                       "option": SimpleAgent(table.row.seed, s).choose(game.view(s), d)}
-            table.record(game.gm, cmd)
+                cmd = {"gm": "decide", "seat": s, "option": self._program(table, s)}
+            table.record(gm, cmd)
         elif kind == "relink":
             # a new seat link for a player pair (the GM lost it, or it leaked)
             seat_ = data.get("seat")
-            if seat != game.gm:
+            if seat != gm:
                 raise IllegalAction("not_gm", "only the GM's link makes seat links")
-            if type(seat_) is not int or not 0 <= seat_ < game.gm:
+            if type(seat_) is not int or not 0 <= seat_ < gm:
                 raise IllegalAction("bad_seat", "a pair's seat")
             token = table.reissue(seat_)
             if conn is not None:
                 conn.push(dumps({"type": "invite", "seat": seat_, "token": token}))
         elif kind == "dice":
             # a player's page contributes to the next turn's dice (commit, then reveal)
-            if seat is None or seat == game.gm:
+            if seat is None or seat == gm:
                 raise IllegalAction("not_a_player", "only a player pair's page contributes")
             table.record(seat, {k: data.get(k) for k in ("dice", "turn", "c", "r") if k in data})
         elif kind == "answer":
-            if seat == game.gm:
+            if seat == gm:
                 raise IllegalAction("not_reader", "the GM does not answer 安価")
             self._answer(table, conn, data)
         else:
             raise IllegalAction("bad_message", "unknown message type")
 
-    def _answer(self, table: Any, conn: Any, data: dict[str, Any]) -> None:
-        from fuyuki.web import table as _table
+    def _program(self, table: Any, seat: Any, found: dict[str, Any] | None = None) -> Any:
+        """What the program answers for pair ``seat``'s open decision (its own view only)."""
+        game = table.game
+        if found is None:
+            found = game.view("gm")["decisions"]
+        d = found.get(str(seat)) if type(seat) is int else None
+        if d is None:
+            raise IllegalAction("no_decision", "that pair has no open decision")
+        decision = Decision(d["kind"], tuple(o["value"] for o in d["options"]), d["info"])
+        return SimpleAgent(table.seed, seat).choose(game.view(seat), decision)
 
-        game: HostedWar = table.game
+    def _answer(self, table: Any, conn: Any, data: dict[str, Any]) -> None:
         q = data.get("q")
-        question = next((x for x in game.questions if x.q == q and x.open), None)
+        question = next((x for x in table.game.view("reader")["questions"] if x["q"] == q), None)
         if question is None:
             raise IllegalAction("no_question", "no such open question")
-        if question.mode == "vote" and _table._wall() >= question.close_at:
+        if question["mode"] == "vote" and table.wall() >= question["close_at"]:
             table.refresh()                    # closes it
             raise IllegalAction("closed", "the vote is closed")
-        now = _table._now()
+        now = table.now()
         if conn is not None:
             last = self._last_answer.get(conn)
             if last is not None and now - last < ANSWER_GAP:
@@ -258,5 +247,31 @@ class RpgAdapter(Adapter):
         if conn is not None:
             self._last_answer[conn] = now
 
-    def due(self, game: HostedWar, now: float) -> tuple[list[tuple[int, Any]], float | None]:
-        return game.due(now)
+    def due(self, table: Any, now: float) -> tuple[list[tuple[int, Any]], float | None]:
+        """Votes whose time is up (closed by the GM's seat), and — by ``anka_minor`` — the
+        small decisions of the readers' pairs nobody asked about: answered by the program, or
+        put to the readers (the first answer decides)."""
+        game = table.game
+        if game.over:
+            return [], None
+        gm = len(game.seats())
+        votes = [q for q in game.view("reader")["questions"] if q["mode"] == "vote"]
+        due: list[tuple[int, Any]] = [(gm, {"gm": "close", "q": q["q"], "by": "time"})
+                                      for q in votes if q["close_at"] <= now]
+        later = [q["close_at"] - now for q in votes if q["close_at"] > now]
+        minor = table.config.get("anka_minor", "gm")
+        asks = game.pending().get(gm)
+        if minor != "gm" and asks is not None and any(o.get("gm") == "decide" for o in asks.options):
+            found = game.view("gm")["decisions"]
+            for s in sorted({o["seat"] for o in asks.options if o.get("gm") == "decide"}):
+                d = found[str(s)]
+                if d["kind"] not in MINOR:
+                    continue
+                options = [o["value"] for o in d["options"]]
+                if minor == "readers" and 2 <= len(options) <= Limits.options:
+                    due.append((gm, {"gm": "ask", "seat": s, "options": options,
+                                     "mode": "count", "n": 1}))
+                else:
+                    due.append((gm, {"gm": "decide", "seat": s,
+                                     "option": self._program(table, s, found)}))
+        return due, (min(later) if later else None)

@@ -9,7 +9,6 @@ from typing import Any, ClassVar
 from fuyuki.core.data import package_file
 from fuyuki.core.errors import FuyukiError
 from fuyuki.core.events import Event
-from fuyuki.sbb import new_game
 from fuyuki.sbb.game import RNG_VERSION, rng_version
 from fuyuki.sbb import text as sbb_text
 from fuyuki.sbb.agents import bot_names, make_bot
@@ -37,6 +36,7 @@ class SbbAdapter(Adapter):
     name = "sbb"
     title: ClassVar[dict[str, str]] = {"ja": "サーヴァント大戦", "en": "Servant Big Battle"}
     page = "table.html"
+    takeover = "heuristic"
     slow_bots = frozenset({"hard"})
 
     def levels(self) -> dict[str, str]:
@@ -70,11 +70,16 @@ class SbbAdapter(Adapter):
                 "options": options, **{k: common[k] for k in ("bots", "bot_level", "timer")},
                 "rng": RNG_VERSION}
 
-    def new_game(self, config: dict[str, Any], seed: int) -> Any:
-        return new_game(config["players"], seed, _rules(config), rng=rng_version(config))
+    def engine_config(self, config: dict[str, Any]) -> dict[str, Any]:
+        mode = None if config["mode"] == "standard" else config["mode"]
+        return {"players": config["players"], "edition": config["edition"], "mode": mode,
+                "options": config["options"], "rng": rng_version(config)}
 
     def make_bot(self, name: str, seed: int, seat: int, config: dict[str, Any], **kw: Any) -> Any:
         return make_bot(name, seed, _rules(config), **kw)
+
+    def page_view(self, game: Any, seat: int | None) -> dict[str, Any]:
+        return game.view(seat)                 # a seat's decision is in its view ("me")
 
     def waiting_for(self, game: Any) -> list[int] | None:
         """Named in the drafts, the parent's gem and the bids (who has not locked is public);
