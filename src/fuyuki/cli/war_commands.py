@@ -41,16 +41,14 @@ HEADS = ("turn_start", "event", "battle_start", "h_action", "h_comm", "h_mana", 
 OUTCOMES = ("retreat", "vanish", "out", "battle_end", "war_end")
 
 
-def since_lines(renderer, events: list[Event], mine: set[str], log: list[str]) -> list:
-    """The war's events since the player's last decision, as lines of the shared screen:
-    each block whole when it names one of ``mine`` (their pairs' servants and masters), else
-    its first line and its outcome; every line also goes to ``log``."""
+def since_lines(rendered: list[tuple[Event, list[str]]], mine: set[str]) -> list:
+    """The war's events since the player's last decision (each with its rendered lines), as
+    lines of the shared screen: each block whole when it names one of ``mine`` (their pairs'
+    servants and masters), else its first line and its outcome."""
     from fuyuki.cli.screen import MINE, OUTCOME, STEP, Since
 
     blocks: list[list[tuple[Event, list[str]]]] = []
-    for ev in events:
-        lines = renderer.lines([ev])
-        log.extend(lines)
+    for ev, lines in rendered:
         if not blocks or ev.kind in HEADS or ev.kind.startswith("act_"):
             blocks.append([])
         blocks[-1].append((ev, lines))
@@ -60,8 +58,9 @@ def since_lines(renderer, events: list[Event], mine: set[str], log: list[str]) -
         if not lines:
             continue
         named = any(name in repr(ev.data) for ev, _ in block for name in mine)
-        if named:
-            out.append(Since("\n".join(line.strip() for line in lines), MINE))
+        if named or any(ev.kind == "war_end" for ev, _ in block):
+            # line by line: when they do not all fit, the latest ones stay
+            out += [Since(line.strip(), MINE) for line in lines]
             continue
         ends = [line.strip() for ev, ls in block if ev.kind in OUTCOMES for line in ls]
         head = lines[0].strip()
@@ -81,7 +80,7 @@ class WarScreen:
         self.console = Console(highlight=False)
         self.lang, self.renderer, self.mine = lang, renderer, mine
         self.decider = Decider(self.console, lang)
-        self.since: list = []
+        self.seen: list[tuple[Event, list[str]]] = []    # since the last decision, rendered
         self.tutorial = tutorial
         self.taught: set[str] = set()    # the kinds of decision explained already
 
@@ -98,12 +97,19 @@ class WarScreen:
                           "bold yellow", 0)]
 
     def saw(self, events: list[Event]) -> None:
-        self.since += since_lines(self.renderer, events, self.mine, self.decider.log)
+        for ev in events:
+            lines = self.renderer.lines([ev])
+            self.decider.log.extend(lines)
+            self.seen.append((ev, lines))
+
+    def since(self) -> list:
+        """What happened since the last decision, for its screen (handed over once)."""
+        since, self.seen = since_lines(self.seen, self.mine), []
+        return since
 
     def rest(self) -> None:
-        for line in self.since:
+        for line in self.since():
             self.console.print(line.text, markup=False)
-        self.since = []
 
     def choose(self, who: str, d: Decision, names: dict[str, str], status: str | None = None,
                extra: list[str] | None = None) -> Any:
@@ -127,10 +133,11 @@ class WarScreen:
                                  per=d.info.get("mana_per_seal"))))
         if d.info.get("totals") and d.kind in ("prepare", "pick_stat", "redraw", "declare"):
             from fuyuki.rpg.text import ORDER, stats_line
+            sides = d.info.get("sides") or ["", ""]
             for i, tot in enumerate(d.info["totals"]):
-                prompt.append(Text(f"  {'AB'[i]}: {stats_line(lang, ORDER, tot)}"))
+                prompt.append(Text(f"  {'AB'[i]} {sides[i]}: {stats_line(lang, ORDER, tot)}"))
         options = list(d.options)
-        since, self.since = self.since, []
+        since = self.since()
         notes = self.lesson(d.kind)
         if len(options) > 12:
             # long lists (the action with every target): the kind first, then the target
@@ -450,9 +457,10 @@ def new_cmd(
         if quiet:
             end = [e for e in war.events if e.kind == "war_end"]
             typer.echo(gm.text(end))
+        elif screen is not None:      # the rest condensed, as on a screen (log: the whole)
+            screen.saw(war.events[shown:])
+            screen.rest()
         elif war.events[shown:]:
-            if screen is not None:
-                screen.rest()
             typer.echo(gm.text(war.events[shown:]))
         save_now()
         publish()
