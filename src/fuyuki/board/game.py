@@ -15,10 +15,10 @@ from __future__ import annotations
 from typing import Any, Callable, Generator, Iterable
 
 from fuyuki.core import rng
-from fuyuki.core.contract import EventLog, no_role
+from fuyuki.core.contract import EventLog, no_role, seat_sees
 from fuyuki.core.data import Table
 from fuyuki.core.errors import DataError, IllegalAction, ScenarioError
-from fuyuki.core.events import Event, visible
+from fuyuki.core.events import Event
 from fuyuki.core.outcome import outcome
 from fuyuki.core.protocol import Decision, check_choice
 from fuyuki.core.record import Record
@@ -91,7 +91,8 @@ class Game(EventLog):
         check_camp_ids(self.pack, camp_ids, "config.camps")
         self.n = players
         self.events: list[Event] = []
-        self._seen: dict[int | None, tuple[int, list[dict[str, Any]]]] = {}
+        self._seen: dict[int | None, tuple[int, list[int]]] = {}
+        self._json: dict[int, dict[str, Any]] = {}
         self.submissions: list[tuple[int, Any]] = []
         self.round = 1
         self.turn_seat = 0
@@ -208,20 +209,28 @@ class Game(EventLog):
         out["event_count"] = len(mine)
         start = max(0, len(mine) - 40) if since is None else since
         out["events_from"] = start
-        out["recent_events"] = mine[start:]
+        out["recent_events"] = [self._event_json(i) for i in mine[start:]]
         p = self.pending()
         if seat is not None and seat in p:
             out["decision"] = p[seat].to_json()
         return out
 
-    def _visible(self, seat: int | None) -> list[dict[str, Any]]:
-        """The events ``seat`` may see as JSON, filtered and made once each (events are only
-        ever appended): every view shares these objects, which nobody changes."""
+    def _visible(self, seat: int | None) -> list[int]:
+        """The indices of the events ``seat`` may see, each event tested once (events are only
+        ever appended)."""
         done, mine = self._seen.setdefault(seat, (0, []))
         if done < len(self.events):
-            mine.extend(e.to_json() for e in visible(self.events[done:], seat))
-            self._seen[seat] = (len(self.events), mine)
+            events = self.events
+            mine.extend(i for i in range(done, len(events)) if seat_sees(seat, events[i]))
+            self._seen[seat] = (len(events), mine)
         return mine
+
+    def _event_json(self, i: int) -> dict[str, Any]:
+        """Event ``i`` as JSON, made once: every view shares it (nobody changes it)."""
+        js = self._json.get(i)
+        if js is None:
+            js = self._json[i] = self.events[i].to_json()
+        return js
 
     # ------------------------------------------------------------------ helpers
     def card_type(self, kid: str) -> str:
