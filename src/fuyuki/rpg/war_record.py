@@ -28,7 +28,6 @@ from fuyuki.rpg.war import War
 
 def start(seed: int, config: dict[str, Any], source: str) -> War:
     """``rpg-war``: the war of the record's config, run to its first decision."""
-    from fuyuki.rpg.roster import parse_roster
     from fuyuki.rpg.rules import default_rules
     from fuyuki.rpg.war_log import cli_dice
 
@@ -47,8 +46,7 @@ def start(seed: int, config: dict[str, Any], source: str) -> War:
         if not (isinstance(n, list) and len(n) == 3 and type(n[0]) is int and n[0] >= 0
                 and isinstance(n[1], str) and isinstance(n[2], str)):
             raise cfg.fail(f"notes[{i}]", "must be [event index, who, text]")
-    roster = parse_roster(parse_toml(roster_text, f"{source}: config.roster_toml"), roster_path,
-                          rules)
+    roster = _roster(cfg, roster_text, roster_path)
     ids = {p.id for p in roster.pairs}
     for i, h in enumerate(humans):
         if h not in ids:
@@ -61,7 +59,7 @@ def start(seed: int, config: dict[str, Any], source: str) -> War:
 
 def start_hosted(seed: int, config: dict[str, Any], source: str) -> HostedWar:
     """``rpg-hosted``: the hosted war of the record's config."""
-    from fuyuki.rpg.roster import load_roster, parse_roster
+    from fuyuki.rpg.roster import load_roster
     from fuyuki.rpg.rules import default_rules
 
     cfg = Table(config, source, "config")
@@ -69,8 +67,7 @@ def start_hosted(seed: int, config: dict[str, Any], source: str) -> HostedWar:
     secret = cfg.str("secret")
     text = cfg.get("roster_toml", (str, type(None)), None)
     rules = default_rules()
-    roster = load_roster(None, rules) if text is None else \
-        parse_roster(parse_toml(text, f"{source}: config.roster_toml"), "config.roster_toml", rules)
+    roster = load_roster(None, rules) if text is None else _roster(cfg, text, "config.roster_toml")
     n = len(roster.pairs)
     seats = {key: cfg.list_of(key, int, [], lo=0, hi=n - 1) for key in ("anka", "players")}
     if set(seats["anka"]) & set(seats["players"]):
@@ -78,3 +75,16 @@ def start_hosted(seed: int, config: dict[str, Any], source: str) -> HostedWar:
     return HostedWar(roster, rules, secret, max_turns=cfg.int("turns", rules.war["max_turns"],
                                                               lo=1, hi=99),
                      anka=seats["anka"], players=seats["players"], roster_text=text)
+
+
+def _roster(cfg: Table, text: str, name: str) -> Any:
+    """The roster of a record's ``roster_toml``; anything wrong in it names that key (and,
+    in its reason, the roster's own key)."""
+    from fuyuki.core.errors import DataError
+    from fuyuki.rpg.roster import parse_roster
+    from fuyuki.rpg.rules import default_rules
+
+    try:
+        return parse_roster(parse_toml(text, name), name, default_rules())
+    except DataError as exc:
+        raise cfg.fail("roster_toml", f"{exc.key}: {exc.reason}") from None
