@@ -106,3 +106,16 @@ def test_bad_save_and_roster_files_exit_2(tmp_path):
     r.write_text("[[pair]]\nid = 3\n", "utf-8")
     res = run("new", "--roster", str(r), "--auto")
     assert res.exit_code == 2 and "pair[0].id" in res.output
+
+
+def test_the_english_war_heads_its_battle_steps_as_the_japanese_does() -> None:
+    """The English text heads a battle's steps "■1 Main and sub" like 「■1 メイン・サブの決定」:
+    no line reads as a literal Markdown heading ("## 1 Main and sub", issue 48)."""
+    from typer.testing import CliRunner
+
+    from fuyuki.cli.main import app
+
+    out = CliRunner().invoke(app, ["war", "new", "--auto", "--seed", "1", "--turns", "1",
+                                   "--lang", "en"]).output
+    assert "■1 Main and sub" in out and "■Actions" in out
+    assert not [line for line in out.splitlines() if line.startswith("## ")]
