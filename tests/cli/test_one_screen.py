@@ -10,6 +10,7 @@ import re
 
 import pytest
 from rich.cells import cell_len
+from rich.text import Text
 from typer.testing import CliRunner
 
 from fuyuki.cli.main import app
@@ -69,3 +70,71 @@ def test_the_war_tutorial_explains_each_new_kind_of_decision_once() -> None:
     assert any(line.startswith("【チュートリアル】このターンの行動を選びます") for line in lessons)
     plain, _ = _screens(GAMES["war"][0], "ja", "1\n" * 300)
     assert "チュートリアル" not in plain
+
+
+# ------------------------------------------------------------------ the screen's parts
+def test_what_befell_the_player_is_kept_first_when_the_lines_do_not_fit() -> None:
+    from rich.console import Console
+
+    from fuyuki.cli.screen import MINE, OUTCOME, Since, fit
+
+    since = [Since(f"outcome {i}", OUTCOME) for i in range(10)]
+    since[2:2] = [Since("セイバー HP 19（−10）", MINE)]
+    since[8:8] = [Since("セイバー HP 9（−10）", MINE)]
+    console = Console(width=80, record=True)
+    for line in fit(console, "ja", since, 5):
+        console.print(line)
+    shown = console.export_text()
+    assert "HP 19" in shown and "HP 9" in shown and "（ほか8件：log で全記録）" in shown
+    assert shown.count("\n") == 5 and "outcome 9" in shown     # then the latest others
+
+
+def test_log_at_a_prompt_shows_the_whole_log_and_asks_again(monkeypatch) -> None:
+    from rich.console import Console
+
+    from fuyuki.cli.screen import Decider, Frame, Since
+
+    console = Console(width=80, record=True)
+    answers = iter(["log", "2"])
+    monkeypatch.setattr(console, "input", lambda prompt="": next(answers))
+    decider = Decider(console, "en")
+    decider.log = [f"event {i}" for i in range(40)]
+    index = decider.decide(Frame(since=[Since("event 39")], prompt=[Text("Choose")]),
+                           [["a"], ["b"]], lambda: None)
+    shown = console.export_text()
+    assert index == 1 and all(f"event {i}\n" in shown for i in range(40))
+    assert "Enter a number" not in shown
+
+
+def test_the_jewel_prompt_shows_the_battle_totals_so_far() -> None:
+    from fuyuki.cli.sbb_screen import battle_totals
+    from fuyuki.core.events import Event
+    from fuyuki.sbb import new_game
+
+    game = new_game(4, 3)
+    cards = game.rules.cards
+    view = game.view(0)
+    servants = list(cards.servants)[:2]
+    view["seats"][0]["servant"], view["seats"][1]["servant"] = servants
+    events = [Event("reveal", {"bids": ["red-sortie-2", "red-sortie-3", None, None]}),
+              Event("battle", {"land": view["lands"][0]["id"], "seats": [0, 1]})]
+    line, = battle_totals(events, view, cards, "ja")
+    powers = [cards.servants[s].power for s in servants]
+    assert "出撃2 + " in line and f"= {2 + powers[0]}" in line and f"= {3 + powers[1]}" in line
+    assert "宝石魔術と技・土地の修正の前" in line
+
+
+def test_a_board_player_knocked_out_is_told_and_may_stop_or_watch() -> None:
+    args = ["board", "play", "--seed", "1", "--players", "5"]
+    watched = runner.invoke(app, args, input="1\n" * 600, env={"COLUMNS": "80"}).output
+    out = "あなたの陣営は脱落しました。"
+    assert out in watched and "1. 残りを要約で観戦する  2. ここで終わる" in watched
+    before, after = watched.split(out)
+    assert "セイバー陣営は脱落した。" in before[-300:]
+    assert "勝者：" in after and "《攻撃》" in after           # watched, condensed: outcomes
+    assert "引いた" not in after                              # not the steps
+    asked = len(PROMPT.findall(before))
+    stopped = runner.invoke(app, args, input="1\n" * asked + "2\n", env={"COLUMNS": "80"})
+    assert stopped.exit_code == 0
+    rest = stopped.output.split(out)[1]
+    assert "（観戦をやめました）" in rest and "《攻撃》" not in rest
