@@ -40,6 +40,7 @@ def test_an_error_in_japanese_mode_has_no_english_sentence(args: list[str]) -> N
     ["play", "--bots", "hard", "--bot-iterations", "0"], ["simulate", "--fix", "0=foo+saber"],
     ["play", "--seat", "7"], ["board", "play", "--players", "9"],
     ["board", "play", "--bots", "foo"], ["board", "play", "--seat", "9"],
+    ["board", "play", "--camps", "foo,saber"],
     ["board", "simulate", "--games", "0"],
 ], ids=" ".join)
 def test_a_rules_bots_or_seat_error_in_japanese_mode(args: list[str]) -> None:

@@ -327,6 +327,7 @@ def default_pack() -> Pack:
 def check_camp_ids(pack: Pack, camps: list[str], source: str = "camps") -> None:
     for i, k in enumerate(camps):
         if k not in pack.camps:
-            raise DataError(source, f"[{i}]", f"unknown camp {k!r} (known: {sorted(pack.camps)})")
+            raise DataError(source, f"[{i}]", f"unknown camp {k!r} (known: {sorted(pack.camps)})",
+                            "choice", allowed=" | ".join(sorted(pack.camps)), got=repr(k))
     if len(set(camps)) != len(camps):
         raise DataError(source, "-", "a camp may be chosen once")
