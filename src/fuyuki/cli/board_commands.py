@@ -507,8 +507,8 @@ def play(
         console.print(Text(Texts(game.pack, game.view(human), lang).t("ui.title"), style="bold")
                       + Text(f"  seed={seed}", style="dim"))
         if human is not None:
-            from fuyuki.cli.opening import opening
-            console.print(opening("board", lang))
+            from fuyuki.cli.opening import show_opening
+            show_opening(console, "board", lang)
         out = False
         while not game.over:
             printer.flush()

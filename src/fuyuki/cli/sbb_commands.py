@@ -263,8 +263,8 @@ def register(app: typer.Typer) -> None:
         console.print(f"[bold]{t(lang, 'screen.title')}[/]  seed={game.record.seed}  "
                       f"{rules.edition}/{rules.mode}")
         if watch is not None:
-            from fuyuki.cli.opening import opening
-            console.print(opening("sbb", lang))
+            from fuyuki.cli.opening import show_opening
+            show_opening(console, "sbb", lang)
         try:
             run_game(game, seats, console, lang, watch)
         except KeyboardInterrupt:

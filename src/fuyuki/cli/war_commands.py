@@ -407,8 +407,8 @@ def new_cmd(
                 pub.__init__(lang, brief=brief, dice=True)
 
         if humans and not quiet:
-            from fuyuki.cli.opening import opening
-            Console(highlight=False).print(opening("war", lang))
+            from fuyuki.cli.opening import show_opening
+            show_opening(Console(highlight=False), "war", lang)
         screen = None
         if humans and not quiet:
             mine = {n for i in humans for n in (war.pairs[i].servant.name,
