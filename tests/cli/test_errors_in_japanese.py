@@ -3,6 +3,8 @@ lists (and their neighbours) fail on an English sentence in the error line."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from typer.testing import CliRunner
 
@@ -10,6 +12,8 @@ from fuyuki.cli.main import app
 from tests.cli.english import english_runs
 
 runner = CliRunner()
+SHEETS = Path(__file__).resolve().parents[2] / "src" / "fuyuki" / "rpg" / "data" / "sheets"
+SABER, ASSASSIN = str(SHEETS / "saber.toml"), str(SHEETS / "assassin.toml")
 
 
 def _english_in_the_error(args: list[str]) -> None:
@@ -40,7 +44,10 @@ def test_an_error_in_japanese_mode_has_no_english_sentence(args: list[str]) -> N
     ["play", "--bots", "hard", "--bot-iterations", "0"], ["simulate", "--fix", "0=foo+saber"],
     ["play", "--seat", "7"], ["board", "play", "--players", "9"],
     ["board", "play", "--bots", "foo"], ["board", "play", "--seat", "9"],
-    ["board", "play", "--camps", "foo,saber"],
+    ["board", "play", "--camps", "foo,saber"], ["board", "play", "--camps", "saber,saber"],
+    ["war", "new", "--turns", "0"], ["war", "battle", SABER, ASSASSIN, "--attacker", "X"],
+    ["war", "battle", SABER, ASSASSIN, "--lineup-a", "foo"],
+    ["war", "battle", SABER, ASSASSIN, "--lineup-a", "foo|bar"],
     ["board", "simulate", "--games", "0"],
 ], ids=" ".join)
 def test_a_rules_bots_or_seat_error_in_japanese_mode(args: list[str]) -> None:

@@ -330,4 +330,5 @@ def check_camp_ids(pack: Pack, camps: list[str], source: str = "camps") -> None:
             raise DataError(source, f"[{i}]", f"unknown camp {k!r} (known: {sorted(pack.camps)})",
                             "choice", allowed=" | ".join(sorted(pack.camps)), got=repr(k))
     if len(set(camps)) != len(camps):
-        raise DataError(source, "-", "a camp may be chosen once")
+        twice = next(k for k in camps if camps.count(k) > 1)
+        raise DataError(source, "-", "a camp may be chosen once", "chosen_twice", got=repr(twice))

@@ -11,7 +11,7 @@ import typer
 from fuyuki.cli.files import fail, roster as roster_file, rpg_sheet, war_log, war_save
 from fuyuki.core.dice import derive_secret, fresh_secret
 from fuyuki.core.load import read_text
-from fuyuki.core.errors import DataError, FuyukiError
+from fuyuki.core.errors import DataError, FuyukiError, IllegalAction
 from fuyuki.core.load import check_output
 from fuyuki.core.events import Event
 from fuyuki.core.protocol import Decision
@@ -229,7 +229,12 @@ def battle_cmd(
 
         pa, pb = sheet(a), sheet(b)
         if attacker not in (None, "A", "B", "a", "b"):
-            raise DataError("--attacker", "attacker", "must be A or B")
+            raise DataError("--attacker", "attacker", "must be A or B", "choice",
+                            allowed="A | B", got=repr(attacker))
+        for option, text in (("--lineup-a", lineup_a), ("--lineup-b", lineup_b)):
+            if text is not None and text.count("|") != 1:
+                raise DataError(option, "lineup", "write 'main|sub'", "format",
+                                want="main|sub", got=repr(text))
         att = None if attacker is None else "AB".index(attacker.upper())
         secret = derive_secret(seed, "battle") if seed is not None else fresh_secret()
         wd = war_dice(secret, 1, ro_text)
@@ -270,6 +275,12 @@ def battle_cmd(
             full = battle_log(Renderer(lang, brief=brief, dice=True), wd, dice, game.events,
                               record)
             log.write_text("\n".join(full) + "\n", "utf-8")
+    except IllegalAction as exc:
+        if exc.code != "bad_lineup":
+            fail(exc, lang)
+        fail(DataError("--lineup-a / --lineup-b", "lineup", str(exc), "format",
+                       want="servant|master, master|servant, -|servant",
+                       got=f"{lineup_a or '-'} / {lineup_b or '-'}"), lang)
     except FuyukiError as exc:
         fail(exc, lang)
     except KeyboardInterrupt:
@@ -349,6 +360,8 @@ def new_cmd(
         for path, opt in ((save, "--save"), (log, "--log")):
             if path is not None and path != resume:
                 check_output(path, opt)
+        if turns is not None and turns < 1:
+            raise DataError("--turns", "turns", "must be 1 or more", "low", lo=1, got=turns)
         rules = default_rules()
         notes: list[list[Any]] = []
         if resume is not None:
