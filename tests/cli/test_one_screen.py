@@ -30,6 +30,9 @@ GAMES = {
                                600),
     "war": (["war", "new", "--seed", "1", "--turns", "3"], 300),
     "war tutorial": (["war", "new", "--seed", "2", "--turns", "3", "--tutorial"], 300),
+    # the one-battle calculator, a person deciding for both sides
+    "war battle": (["war", "battle", "red-saber", "black-lancer", "--seed", "1", "--human", "AB",
+                    "--attacker", "A"], 40),
 }
 
 

@@ -126,3 +126,36 @@ def test_with_the_variant_mana_above_vanish_a_retreat_is_paid_only_while_the_ser
         g.submit(1, "end")
         seat, d = answer_until(g, "retreat")
         assert seat == 1 and list(d.options) == legal, (mana, d.options)
+
+
+def test_no_odds_before_spending_seals_the_prepare_decision_carries_the_totals_base_rates_and_each_seals_effect():
+    # issue 48: 「■2 戦力値・基礎勝率」 asked about 令呪 before any number. The decision now
+    # carries both sides' totals and 基礎勝率 and what each 令呪 would change — the numbers the
+    # battle then logs — computed without a roll or an event (the log stays what it was)
+    from fuyuki.cli.files import rpg_sheet
+    from fuyuki.core.data import package_file
+
+    sheets = [rpg_sheet(str(package_file("fuyuki.rpg", "data", "sheets", f"{n}.toml")))
+              for n in ("saber", "assassin")]
+    dice = FixedDice([1])
+    g = BattleGame(default_rules(), ([sheets[0]], [sheets[1]]), lambda: dice,
+                   lineups=("servant|master", "servant|master"))
+    seat, d = answer_until(g, "prepare")
+    logged = list(g.events)
+    assert g.pending()[0] == d and g.events == logged and dice.used == []
+    assert not {"roll", "base_rate", "totals"} & {e.kind for e in logged}
+    saber, assassin = (s.servant.id for s in sheets)
+    assert d.info["base"] == [5, 0] and d.info["seal_rate"] == [30, 15]
+    assert d.info["effects"][f"boost:{saber}"]["totals"] == [v + 10 for v in d.info["totals"][0]]
+    assert d.info["effects"][f"mana:{saber}"]["mana"] == [210, 210]      # full already
+    g.submit(0, f"boost:{saber}")
+    d = g.pending()[1]
+    # the assassin at −25 mana: +100 lifts it out of the shortage, −20 to every stat gone
+    mana = d.info["effects"][f"mana:{assassin}"]
+    assert mana["mana"] == [-25, 75] and mana["totals"][0] == d.info["totals"][1][0] + 10
+    g.submit(1, f"mana:{assassin}")
+    g.submit(0, "pass")
+    g.submit(1, "pass")
+    logged = {(e.kind, e.data["side"]): e.data for e in g.events if e.kind in ("totals", "base_rate")}
+    assert logged["base_rate", 0]["value"] == 5 and logged["base_rate", 1]["value"] == 0
+    assert logged["totals", 1]["totals"] == mana["totals"]

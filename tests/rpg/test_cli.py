@@ -119,3 +119,62 @@ def test_the_english_war_heads_its_battle_steps_as_the_japanese_does() -> None:
                                    "--lang", "en"]).output
     assert "■1 Main and sub" in out and "■Actions" in out
     assert not [line for line in out.splitlines() if line.startswith("## ")]
+
+
+def test_no_odds_before_spending_seals_the_prepare_prompt_shows_base_rates_and_each_seals_effect():
+    # issue 48: 「■2 戦力値・基礎勝率」 asked about 令呪 before any number
+    args = ("battle", SABER, ASSASSIN, "--seed", "3", "--human", "AB")
+    ja = run(*args, input="1\n" * 40).output
+    prompt = ja.split("B側の選択（戦闘準備）")[1].split("番号か名前")[0]
+    assert "  B 黒のアサシン: 筋力20 耐久20 敏捷40 魔力20 幸運5 宝具20" in prompt
+    assert "基礎勝率：A 5%／B 0%" in prompt
+    assert "令呪で黒のアサシン＋10 → B 筋力30 耐久30 敏捷50 魔力30 幸運15 宝具30" in prompt
+    assert "令呪で黒のアサシンに魔力＋100：-25 → 75" in prompt
+    assert "令呪1画で勝率＋30%（サブなら＋15%）" in prompt
+    en = run(*args, "--lang", "en", input="1\n" * 40).output
+    prompt = en.split("side B decides (battle preparation)")[1].split("Number or name")[0]
+    assert "base win rate: A 5%, B 0%" in prompt
+    assert "a seal on 黒のアサシン: +10 → B STR30 END30 AGI50 MGI30 LUK15 NP30" in prompt
+    assert "a seal on 黒のアサシン: mana +100, -25 → 75" in prompt
+    assert "a seal gives +30% win rate (+15% as sub)" in prompt
+
+
+def test_war_new_saves_the_contracts_record_and_a_save_written_before_still_resumes(tmp_path):
+    # war new builds its war with contract.start("rpg-war") (fuyuki.rpg.war_record.start) and
+    # saves war.record: the same file the terminal wrote itself before, which resumes as it did
+    from fuyuki.cli.files import roster
+    from fuyuki.core import contract
+    from fuyuki.core.record import Record
+
+    save = tmp_path / "war.json"
+    res = run("new", "--human", "red-saber", "--seed", "3", "--turns", "2", "--save", str(save),
+              input="1\n" * 3)
+    saved = Record.from_json(json.loads(save.read_text("utf-8")))
+    _, text, name = roster(None)
+    config = {"roster_toml": text, "roster_path": name, "seed_text": "3",
+              "humans": ["red-saber"], "max_turns": 2, "notes": []}
+    assert (saved.game, saved.seed, saved.config) == ("rpg-war", 0, config)
+    n = len(saved.submissions)
+    assert contract.replay(saved).record.to_json() == saved.to_json()
+    # a save as the terminal wrote it before (its own Record, humans sorted), resumed
+    old = tmp_path / "old.json"
+    Record("rpg-war", 0, dict(config), [list(s) for s in saved.submissions]).save(old)
+    res = run("new", "--resume", str(old), "--auto", "--log", str(tmp_path / "r.log"))
+    assert res.exit_code == 0, res.output
+    assert f"{n}件の選択を再生" in res.output and "【聖杯戦争終結】" in res.output
+    assert run("verify", str(tmp_path / "r.log")).exit_code == 0
+    assert json.loads(old.read_text("utf-8"))["config"]["humans"] == []     # --auto: nobody
+
+
+def test_a_turn_limit_whose_save_could_not_resume_is_refused_before_the_war(tmp_path):
+    # the contract's rpg-war takes 1 to ten times the rules' limit: beyond it a save would be
+    # refused at --resume, so war new refuses it first, in one line naming --turns
+    from fuyuki.rpg.rules import default_rules
+
+    limit = default_rules().war["max_turns"] * 10
+    save = tmp_path / "war.json"
+    res = run("new", "--auto", "--quiet", "--turns", str(limit + 1), "--save", str(save))
+    assert res.exit_code == 2 and "--turns" in res.output and str(limit) in res.output
+    assert not save.exists()
+    res = run("new", "--auto", "--quiet", "--turns", str(limit + 1), "--lang", "en")
+    assert res.exit_code == 2 and f"must be 1 to {limit}" in res.output

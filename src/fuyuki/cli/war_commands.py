@@ -15,7 +15,6 @@ from fuyuki.core.errors import DataError, FuyukiError, IllegalAction
 from fuyuki.core.load import check_output
 from fuyuki.core.events import Event
 from fuyuki.core.protocol import Decision
-from fuyuki.core.record import Record
 
 war_app = typer.Typer(help="Grail War RPG (seed 002): a forum-run Holy Grail War with a GM "
                            "console and verifiable dice.", no_args_is_help=True)
@@ -41,10 +40,11 @@ HEADS = ("turn_start", "event", "battle_start", "h_action", "h_comm", "h_mana", 
 OUTCOMES = ("retreat", "vanish", "out", "battle_end", "war_end")
 
 
-def since_lines(rendered: list[tuple[Event, list[str]]], mine: set[str]) -> list:
+def since_lines(rendered: list[tuple[Event, list[str]]], mine: set[str] | None) -> list:
     """The war's events since the player's last decision (each with its rendered lines), as
     lines of the shared screen: each block whole when it names one of ``mine`` (their pairs'
-    servants and masters), else its first line and its outcome."""
+    servants and masters; None: every block is theirs), else its first line and its
+    outcome."""
     from fuyuki.cli.screen import MINE, OUTCOME, STEP, Since
 
     blocks: list[list[tuple[Event, list[str]]]] = []
@@ -57,7 +57,7 @@ def since_lines(rendered: list[tuple[Event, list[str]]], mine: set[str]) -> list
         lines = [line for _, ls in block for line in ls if line.strip()]
         if not lines:
             continue
-        named = any(name in repr(ev.data) for ev, _ in block for name in mine)
+        named = mine is None or any(name in repr(ev.data) for ev, _ in block for name in mine)
         if named or any(ev.kind == "war_end" for ev, _ in block):
             # line by line: when they do not all fit, the latest ones stay
             out += [Since(line.strip(), MINE) for line in lines]
@@ -72,7 +72,8 @@ def since_lines(rendered: list[tuple[Event, list[str]]], mine: set[str]) -> list
 class WarScreen:
     """The people's decisions of a war on the shared screen (:mod:`fuyuki.cli.screen`)."""
 
-    def __init__(self, lang: str, renderer, mine: set[str], tutorial: bool = False) -> None:
+    def __init__(self, lang: str, renderer, mine: set[str] | None,
+                 tutorial: bool = False) -> None:
         from rich.console import Console
 
         from fuyuki.cli.screen import Decider
@@ -136,6 +137,9 @@ class WarScreen:
             sides = d.info.get("sides") or ["", ""]
             for i, tot in enumerate(d.info["totals"]):
                 prompt.append(Text(f"  {'AB'[i]} {sides[i]}: {stats_line(lang, ORDER, tot)}"))
+        if d.kind == "prepare" and "base" in d.info:
+            from fuyuki.rpg.text import prepare_lines
+            prompt += [Text(line) for line in prepare_lines(lang, d.info, d.info.get("names", {}))]
         options = list(d.options)
         since = self.since()
         notes = self.lesson(d.kind)
@@ -174,12 +178,6 @@ class WarScreen:
                                      Text(t(lang, "help.more"), style="dim")))
 
         return self.decider.decide(frame, [[label] for label in labels], show_help)
-
-
-def prompt_choice(lang: str, who: str, d: Decision, names: dict[str, str],
-                  status: str | None = None) -> Any:
-    """One decision of a person at the terminal, outside a war's screen (war battle)."""
-    return WarScreen(lang, None, set()).choose(who, d, names, status)
 
 
 # -- war battle -------------------------------------------------------------------------------
@@ -247,22 +245,32 @@ def battle_cmd(
                                                       **dice.published()})]
         out = Renderer(lang, brief=brief)
         typer.echo("\n".join(out.lines(head)))
+        people = {seat for seat in (0, 1) if "AB"[seat] in human.upper()}
+        # people decide on the shared screen: what happened since their last decision, all of
+        # it theirs, fits it (the whole breakdown is behind `log`); after the last decision
+        # the rest is printed
+        screen = WarScreen(lang, out, None) if people else None
+        names = {ps.servant.id: ps.servant.name for ps in game.states}
+        names |= {ps.master.id: ps.master.name for ps in game.states}
+        names |= {ps.id: ps.master.name for ps in game.states}
         shown = 0
         while not game.over:
-            typer.echo("\n".join(out.lines(game.events[shown:]))) if game.events[shown:] else None
+            if screen is not None:
+                screen.saw(game.events[shown:])
+            elif game.events[shown:]:
+                typer.echo("\n".join(out.lines(game.events[shown:])))
             shown = len(game.events)
             for seat, d in game.pending().items():
-                if "AB"[seat] in human.upper():
-                    names = {ps.servant.id: ps.servant.name for ps in game.states}
-                    names |= {ps.master.id: ps.master.name for ps in game.states}
-                    names |= {ps.id: ps.master.name for ps in game.states}
+                if screen is not None and seat in people:
                     from fuyuki.rpg.text import side_name
-                    choice = prompt_choice(lang, side_name(lang, seat), d, names)
+                    choice = screen.choose(side_name(lang, seat), d, names)
                 else:
                     choice = agents[seat].choose({"me": game.states[seat].sheet()
                                                   | {"max_mana": game.states[seat].max_mana(rules)},
                                                   "pairs": []}, d)
                 game.submit(seat, choice)
+        if screen is not None:
+            screen.rest()
         tail = [Event("dice_reveal", {"scope": "t1", "secret": dice.secret.hex(),
                                       "seal": dice.seal().hex()})]
         rest = out.lines(game.events[shown:] + tail)
@@ -352,7 +360,7 @@ def new_cmd(
     from fuyuki.rpg.roster import lookup_pair
     from fuyuki.rpg.rules import default_rules
     from fuyuki.rpg.text import Renderer, t
-    from fuyuki.rpg.war import War
+    from fuyuki.core import contract
     from fuyuki.rpg.agents.simple import SimpleAgent
 
     lang = _lang(lang)
@@ -360,38 +368,35 @@ def new_cmd(
         for path, opt in ((save, "--save"), (log, "--log")):
             if path is not None and path != resume:
                 check_output(path, opt)
-        if turns is not None and turns < 1:
-            raise DataError("--turns", "turns", "must be 1 or more", "low", lo=1, got=turns)
         rules = default_rules()
-        notes: list[list[Any]] = []
+        limit = rules.war["max_turns"] * 10
+        if turns is not None and not 1 <= turns <= limit:
+            raise DataError("--turns", "turns", f"must be 1 to {limit}", "between", lo=1,
+                            hi=limit, got=turns)
+        # the war is the contract's rpg-war (fuyuki.rpg.war_record.start): its record is the
+        # save, and a save resumes through contract.replay (war_save)
         if resume is not None:
             saved = war_save(resume, lang)
-            ro, roster_text, roster_name = saved["roster"], saved["roster_toml"], saved["roster_path"]
-            humans_ids = list(saved["humans"])
-            war_seed, max_turns = saved["seed"], saved["max_turns"]
-            notes = list(saved["notes"])
-            submissions = saved["submissions"]
+            war, submissions = saved["war"], saved["submissions"]
             save = save or resume
         else:
             ro, roster_text, roster_name = roster_file(roster)
-            war_seed = seed if seed is not None else secrets.token_hex(16)
-            max_turns = turns
-            submissions = []
-            humans_ids = []
-        if resume is None:
-            for h in human:
-                humans_ids.append(lookup_pair(ro, h).id)
+            humans_ids = [lookup_pair(ro, h).id for h in human]
             if not auto and not humans_ids:
                 humans_ids = [ro.pairs[0].id]
+            war = contract.start("rpg-war", 0, {
+                "roster_toml": roster_text, "roster_path": roster_name,
+                "seed_text": seed if seed is not None else secrets.token_hex(16),
+                "humans": [] if auto else humans_ids, "max_turns": turns, "notes": []}, "war new")
+            submissions = []
+        config = war.config
         if auto:
-            humans_ids = []
+            config["humans"] = []
+        roster_text, notes, war_seed = config["roster_toml"], config["notes"], war.seed
         from fuyuki.rpg.war_log import cli_dice, cli_lines, end_event, head_event, last_seal, \
             roster_field
-        dice = cli_dice(war_seed, max_turns or rules.war["max_turns"], roster_text)
-        war = War(ro, rules, war_seed, max_turns=max_turns, dice=dice)
-        for s, c in submissions:
-            war.submit(s, c)
-        humans = {i for i, p in enumerate(war.pairs) if p.id in humans_ids}
+        dice = cli_dice(war_seed, war.max_turns, roster_text)     # the war's: its chain's head
+        humans = {i for i, p in enumerate(war.pairs) if p.id in config["humans"]}
         agents = {i: SimpleAgent(war_seed, i) for i in range(len(war.pairs))}
         gm = Renderer(lang, brief=brief)
         pub = Renderer(lang, brief=brief, dice=True)
@@ -403,10 +408,7 @@ def new_cmd(
 
         def save_now() -> None:
             if save is not None:
-                Record("rpg-war", 0, {"roster_toml": roster_text, "roster_path": roster_name,
-                                      "seed_text": war_seed, "humans": sorted(humans_ids),
-                                      "max_turns": max_turns, "notes": notes},
-                       list(war.submissions)).save(save)
+                war.record.save(save)
 
         def publish() -> None:
             if log is not None:

@@ -12,6 +12,7 @@ defender), or None. The rate R is computed for the side with initiative.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from typing import Any, Callable, Generator
 
@@ -112,20 +113,22 @@ class Battle:
     def ev(self, _kind: str, **data: Any) -> None:
         self.emit(Event(_kind, data))
 
-    def fighter_stats(self, f: Fighter, side: int) -> tuple[list[tuple[str, list[int]]], list[int]]:
+    def fighter_stats(self, f: Fighter, side: int, extra: int = 0,
+                      mana: int | None = None) -> tuple[list[tuple[str, list[int]]], list[int]]:
         """The steps of one character's stats [R-16]: base → shortage → 令呪 → non-servant →
-        halve; never below 0."""
+        halve; never below 0. ``extra``: 令呪 +10 not taken yet, counted as if taken; ``mana``:
+        the servant's mana as if it were that."""
         r = self.rules
         order = r.stat_order
         vals = [f.char.stats[s] for s in order]
         steps: list[tuple[str, list[int]]] = [("base", list(vals))]
         if f.servant:
-            pen = r.shortage_penalty(f.ps.mana)
+            pen = r.shortage_penalty(f.ps.mana if mana is None else mana)
             if pen:
                 vals = [max(0, v - pen) for v in vals]
                 steps.append(("shortage", list(vals)))
-        if f.boosts:
-            vals = [v + r.seals["stat_boost"] * f.boosts for v in vals]
+        if f.boosts + extra:
+            vals = [v + r.seals["stat_boost"] * (f.boosts + extra) for v in vals]
             steps.append(("seal", list(vals)))
         # 「相手陣営にサーヴァントが存在する場合」: every servant of the other side taking part
         # counts, in メイン, サブ or その他 (an ally joining with its servant as その他 too)
@@ -138,11 +141,15 @@ class Battle:
             steps.append(("half", list(vals)))
         return steps, vals
 
-    def totals(self, side: int) -> list[int]:
+    def totals(self, side: int, boost: Fighter | None = None,
+               mana: tuple[Fighter, int] | None = None) -> list[int]:
+        """The side's totals; with ``boost``, as if that fighter took one more 令呪 +10; with
+        ``mana`` (a fighter, its mana), as if that servant had that mana."""
         tot = [0] * 6
         for f in self.fighters[side]:
             if f.role in ("main", "sub"):
-                _, vals = self.fighter_stats(f, side)
+                _, vals = self.fighter_stats(f, side, 1 if f is boost else 0,
+                                             mana[1] if mana and mana[0] is f else None)
                 tot = [a + b for a, b in zip(tot, vals)]
         return tot
 
@@ -271,7 +278,7 @@ class Battle:
             else:
                 choice = yield from ask(side.seat, "prepare", opts, side=turn,
                                         names={f.char.id: f.char.name for f in self.fighters[turn]},
-                                        **self.public_info())
+                                        **self.public_info(), **self.prepare_info(turn, opts))
             if choice == "pass":
                 passes += 1
             else:
@@ -290,16 +297,46 @@ class Battle:
                             after=f.ps.mana, seals=f.ps.seals)
             turn = 1 - turn
 
-    def base_rate(self, side: int) -> int:
-        total = 0
-        parts = []
+    def prepare_info(self, side: int, options: list[str]) -> dict[str, Any]:
+        """What the 令呪 of step 2 are weighed against, computed without a roll or an event:
+        each side's 基礎勝率 (``base``: it does not change in step 2, so it is the one step 5
+        uses), and per option what it would change (``effects``: the +10 or the +100, the
+        servant's mana after it, the side's totals after it — a servant out of a mana shortage
+        loses its penalty); ``seal_rate``: a 令呪's win rate in step 5 (main, sub)."""
+        r = self.rules
+        effects: dict[str, dict[str, Any]] = {}
+        for opt in options:
+            kind, _, cid = opt.partition(":")
+            f = next((x for x in self.fighters[side] if x.char.id == cid), None)
+            if f is None:
+                continue
+            if kind == "boost":
+                effects[opt] = {"value": r.seals["stat_boost"],
+                                "totals": self.totals(side, boost=f)}
+            elif kind == "mana":
+                probe = copy.copy(f.ps)          # the gain's own rule, on a copy
+                probe.gain(r.seals["mana"], r)
+                effects[opt] = {"value": r.seals["mana"], "mana": [f.ps.mana, probe.mana],
+                                "totals": self.totals(side, mana=(f, probe.mana))}
+        return {"base": [self.base_parts(0)[0], self.base_parts(1)[0]], "effects": effects,
+                "seal_rate": [r.seals["rate_main"], r.seals["rate_sub"]]}
+
+    def base_parts(self, side: int) -> tuple[int, list[list[Any]], list[tuple[Fighter, Ability]]]:
+        """The side's 基礎勝率: its total, its parts ``[who, ability, value]`` and the abilities
+        it uses."""
+        total, parts, used = 0, [], []
         for f in self.fighters[side]:
             for a in f.char.abilities:
                 v = a.value_of("base_rate")
                 if v is not None:
                     total += v
                     parts.append([f.char.name, a.name, v])
-                    self.used[side].append((f, a))
+                    used.append((f, a))
+        return total, parts, used
+
+    def base_rate(self, side: int) -> int:
+        total, parts, used = self.base_parts(side)
+        self.used[side] += used
         self.ev("base_rate", side=side, value=total, parts=parts)
         return total
 

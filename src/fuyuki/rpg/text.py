@@ -80,6 +80,27 @@ def stats_line(lang: str, order: list[str], vals: list[int]) -> str:
 ORDER = ["str", "end", "agi", "mgi", "luk", "np"]
 
 
+def prepare_lines(lang: str, info: dict[str, Any], names: dict[str, str]) -> list[str]:
+    """The numbers of a 令呪 decision before the comparisons (``Battle.prepare_info``): both
+    sides' 基礎勝率, what each option would change, and a 令呪's win rate after them."""
+    a, b = info["base"]
+    out = [t(lang, "prompt.prepare_base", a=a, b=b)]
+    for opt, eff in info["effects"].items():
+        who = names.get(opt.partition(":")[2], opt)
+        side, stats = "AB"[info["side"]], stats_line(lang, ORDER, eff["totals"])
+        if "mana" not in eff:
+            out.append(t(lang, "prompt.prepare_boost", who=who, value=eff["value"], side=side,
+                         stats=stats))
+            continue
+        out.append(t(lang, "prompt.prepare_mana", who=who, value=eff["value"],
+                     before=eff["mana"][0], after=eff["mana"][1]))
+        if eff["totals"] != info["totals"][info["side"]]:
+            out.append(t(lang, "prompt.prepare_then", side=side, stats=stats))
+    main, sub = info["seal_rate"]
+    out.append(t(lang, "prompt.prepare_rate", main=main, sub=sub))
+    return out
+
+
 class Renderer:
     """Renders a stream of events; remembers the side names of the current battle."""
 
