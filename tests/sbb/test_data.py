@@ -87,11 +87,11 @@ def test_card_texts_name_the_card_kinds_as_the_rules_do():
     kind_as_ja = re.compile(r"出撃|宝具 (card|totals|battle)|played 宝具|a 宝具 card")
     bad = []
     for f in files:
-        for where, text in _texts(tomllib.loads(f.read_text(encoding="utf-8"))):
-            if kind_as_ja.search(text["en"]):
-                bad.append(f"{f.name}{where}.en: {text['en']}")
-            if "行動力" in text["ja"]:
-                bad.append(f"{f.name}{where}.ja: {text['ja']}")
+        for where, pair in _texts(tomllib.loads(f.read_text(encoding="utf-8"))):
+            if kind_as_ja.search(pair["en"]):
+                bad.append(f"{f.name}{where}.en: {pair['en']}")
+            if "行動力" in pair["ja"]:
+                bad.append(f"{f.name}{where}.ja: {pair['ja']}")
     assert len(files) > 3 and not bad, bad
 
 
