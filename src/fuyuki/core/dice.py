@@ -65,7 +65,7 @@ import os
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Any, Callable, Protocol
+from typing import Any, Callable, NoReturn, Protocol
 
 FORMAT = 2
 MAX_FACES = 10**6
@@ -460,7 +460,7 @@ def verify_lines(lines: list[str]) -> Verification:
     def problem(code: str, n: int, **params: object) -> None:
         out.problems.append(Problem(code, n, dict(params)))
 
-    def stop(code: str, n: int, **params: object) -> None:
+    def stop(code: str, n: int, **params: object) -> NoReturn:
         problem(code, n, **params)
         raise _Stop
 
@@ -516,8 +516,8 @@ def _check_shown(line: str, n: int, roll: tuple[int, str, int, int, int], proble
             problem("outcome", n, label=label, value=value, rate=rate, result=m.group(4))
 
 
-def _machine(line: str, n: int, out: Verification, st: dict[str, Any], stop: Any,
-             problem: Any) -> None:
+def _machine(line: str, n: int, out: Verification, st: dict[str, Any],
+             stop: Callable[..., NoReturn], problem: Callable[..., None]) -> None:
     parts = line.split(" ")
     if "" in parts or len(parts) < 2:
         stop("bad_line", n)
