@@ -209,3 +209,25 @@ def test_hp_is_never_shown_below_0() -> None:
         line = Texts(game.pack, view, lang).event(
             {"kind": "damage", "data": {"char": "shinji", "amount": 10, "hp": -9, "cause": "attack"}})
         assert want in line and "-9" not in line, line
+
+
+def test_the_terminal_map_and_camps_show_a_barrier_and_the_tutorial_teaches_it() -> None:
+    """結界 (seed 003 「陣地・結界」): the terminal map marks the barrier's area with 結 and the
+    camp's line names it, as for a 陣地; --tutorial explains it when it is first raised."""
+    from rich.console import Console
+
+    from fuyuki.cli.board_commands import Teacher, map_table
+
+    game = board.new_game(players=2, seed=1)
+    register()
+    view = game.view(0)
+    pos = next(c["pos"] for c in view["chars"] if c["camp"] == 1)
+    view["camps"][1]["barrier"] = {"pos": pos, "ability": "x"}
+    texts = Texts(game.pack, view, "ja")
+    console = Console(width=80, record=True)
+    console.print(map_table(view, texts))
+    area = texts.area(view["map"]["areas"][pos[0]][pos[1]], short=True)
+    assert f"{area}結" in console.export_text()
+    for kind in ("barrier_built", "barrier_hits"):
+        lesson = Teacher(tutorial=True).event(kind, texts)
+        assert lesson is not None and "結界" in lesson.plain

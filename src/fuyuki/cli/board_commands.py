@@ -75,21 +75,27 @@ def piece(ch: dict[str, Any]) -> Text:
 
 def map_table(view: dict[str, Any], texts) -> Table:
     """The map in two lines a row (one when nobody stands in it): each area's short name with
-    its 陣地 (◇ in preparation, ◆ complete, in the camp's colour), then the pieces there."""
+    its 陣地 (◇ in preparation, ◆ complete) and 結界 (結), in the camp's colour, then the pieces
+    there."""
     m = view["map"]
     table = Table(show_header=False, box=None, padding=(0, 1, 0, 0), expand=False)
     for _ in range(m["width"]):   # a crowded area folds onto more lines: never cut
         table.add_column(width=CELL, overflow="fold")
     terr: dict[tuple[int, int], list[dict[str, Any]]] = {}
+    barriers: dict[tuple[int, int], list[dict[str, Any]]] = {}
     for c in view["camps"]:
         if c["territory"]:
             terr.setdefault(tuple(c["territory"]["pos"]), []).append(c)
+        if c.get("barrier"):
+            barriers.setdefault(tuple(c["barrier"]["pos"]), []).append(c)
     for r in range(m["height"]):
         names, pieces = [], []
         for col in range(m["width"]):
             cell = Text(texts.area(m["areas"][r][col], short=True), style="dim")
             for camp in terr.get((r, col), []):
                 cell.append("◆" if camp["territory"]["done"] else "◇", style=_color(camp["seat"]))
+            for camp in barriers.get((r, col), []):
+                cell.append("結", style=_color(camp["seat"]))
             names.append(cell)
             here = Text()
             for ch in view["chars"]:
@@ -157,6 +163,9 @@ def camp_lines(view: dict[str, Any], texts) -> Text:
             r, col = c["territory"]["pos"]
             out.append(f" {'◆' if c['territory']['done'] else '◇'}{texts.area(areas[r][col], short=True)}",
                        style=_color(c["seat"]))
+        if c.get("barrier"):
+            r, col = c["barrier"]["pos"]
+            out.append(f" 結{texts.area(areas[r][col], short=True)}", style=_color(c["seat"]))
         for ch in view["chars"]:
             if ch["camp"] == c["seat"] and not (ch["stray"] and ch["alive"]):
                 out.append(" " + ("★" if ch["role"] == "master" else "●") + ch["short"],
@@ -314,7 +323,7 @@ class Printer:
 EXPLAINED = ("plot", "spell_window")
 # Events a tutorial explains the first time they happen.
 TAUGHT_EVENTS = ("attack", "death", "camp_out", "stray", "territory_built", "territory_done",
-                 "revive", "recontract", "spell")
+                 "barrier_built", "barrier_hits", "revive", "recontract", "spell")
 
 
 class Teacher:
