@@ -193,6 +193,17 @@ def test_the_hosted_war_answers_the_gm_and_the_readers_itself():
     assert len(g.events_for("gm")) == g.step >= len(g.events_for("reader"))
 
 
+def test_the_hosted_wars_events_carry_its_own_text_and_a_readers_make_its_public_log():
+    g = played("rpg-hosted", 7, stop=40)
+    gm = [contract.event_text(e) for e in g.events_for("gm")]
+    assert gm and all(set(t) == {"ja", "en"} for t in gm)
+    for lang in ("ja", "en"):
+        read = [contract.event_text(e)[lang] for e in g.events_for("reader")]
+        assert "\n".join(x for x in read if x) + "\n" == g.public_log(lang)
+    board = played("board", 3, stop=30)
+    assert all(contract.event_text(e) is None for e in board.events_for(None))
+
+
 # -- hostile records: every one ends in one DataError naming where ---------------------------
 def _error(record: Record) -> DataError:
     with pytest.raises(DataError) as e:

@@ -101,22 +101,20 @@ def _view(chars):
     return {"seat": 0, "map": {"width": 5, "height": 5}, "chars": chars}
 
 
-def _char(cid, pos, camp=0, alone=False, gate=False):
-    return {"id": cid, "pos": pos, "camp": camp, "alive": True, "alone": alone,
-            "skills": {"gatekeeper": 1} if gate else {}}
+def _char(cid, pos, camp=0):
+    return {"id": cid, "pos": pos, "camp": camp, "alive": True, "alone": False, "skills": {}}
 
 
-def test_a_move_points_at_the_areas_its_group_lands_on():
-    v = _view([_char("m", [0, 0]), _char("s", [2, 2]), _char("s2", [2, 2]), _char("solo", [4, 4], alone=True),
-               _char("gate", [1, 1], gate=True), _char("foe", [3, 3], camp=1)])
-    d = {"kind": "move", "options": [], "info": {"group": "together"}}
-    assert option_ref(v, d, "move:down") == {"areas": [[1, 0], [3, 2]]}   # the gatekeeper stays
-    assert option_ref(v, d, "move:up") == {"areas": [[1, 2]]}             # m cannot go up
-    assert option_ref(v, {**d, "info": {"group": "alone:solo"}}, "move:left") == {"areas": [[4, 3]]}
+def test_a_move_points_at_the_areas_its_decision_says_the_group_lands_on():
+    v = _view([_char("m", [0, 0]), _char("s", [2, 2]), _char("s2", [2, 2]), _char("foe", [3, 3], camp=1)])
+    lands = {"move:down": {"m": [1, 0], "s": [3, 2], "s2": [3, 2]}, "move:up": {"s": [1, 2]}}
+    d = {"kind": "move", "options": [], "info": {"group": "together", "lands": lands}}
+    assert option_ref(v, d, "move:down") == {"areas": [[1, 0], [3, 2]]}   # each area once
+    assert option_ref(v, d, "move:up") == {"areas": [[1, 2]]}
     assert option_ref(v, d, "build:s") == {"char": "s"}
     assert option_ref(v, d, "skip") is None
-    assert option_ref(v, {"kind": "dash", "options": [], "info": {}}, "s:right") == \
-        {"areas": [[2, 3]], "char": "s"}
+    dash = {"kind": "dash", "options": [], "info": {"card": "k01", "lands": {"s:right": {"s": [2, 3]}}}}
+    assert option_ref(v, dash, "s:right") == {"areas": [[2, 3]], "char": "s"}
     assert option_ref(v, {"kind": "target", "options": [], "info": {}}, "foe") == {"char": "foe"}
     assert option_ref(v, {"kind": "plot", "options": [], "info": {}}, "k07") == {"card": "k07"}
     assert option_ref(v, {"kind": "action", "options": [], "info": {}}, "card:k03") == {"card": "k03"}

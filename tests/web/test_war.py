@@ -13,6 +13,7 @@ from fastapi.testclient import TestClient
 import hashlib
 import os
 
+from fuyuki.core import contract
 from fuyuki.web.app import create_app
 from tests.web.conftest import fast_settings
 from tests.web.helpers import Client, close_all, connect_all
@@ -64,6 +65,7 @@ def test_the_dice_commitment_is_published_from_the_first_moment(http):
     gm, players, readers, clients = _connect(http, made)
     first = readers[0].messages[0]
     texts = [e["text"]["ja"] for e in first["events"]]
+    assert not any("texts" in e["data"] for e in first["events"])   # the war's text goes once
     assert texts[0].startswith("【ダイス公約】") and "SHA-256" in texts[0]
     assert not any("#DICE ROLL" in t for t in texts)       # no roll before the GM opens turn 1
     gm.send({"type": "gm", "gm": "next"})
@@ -166,7 +168,8 @@ def _no_leaks(made, game, gm, players, readers):
             for e in m.get("events", []) if m["type"] == "state" else []:
                 if e.get("private"):          # (events of one kind may carry the same data)
                     assert any(seat in x.to for x in game.events if x.to is not None and
-                               x.kind == e["kind"] and json.loads(json.dumps(x.data)) == e["data"])
+                               x.kind == e["kind"] and e["text"] == contract.event_text(x) and
+                               json.loads(json.dumps(x.data)) == {**e["data"], contract.TEXTS: e["text"]})
 
 
 def test_a_restart_mid_war_resumes_it_exactly(tmp_path):

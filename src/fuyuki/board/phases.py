@@ -173,7 +173,7 @@ def action_options(g: "Game", seat: int, key: str) -> list[str]:
             continue
         if card.effect == "heal" and not heal_targets(g, seat, ms, card.range):
             continue
-        if card.effect == "dash" and not dash_options(g, ms):
+        if card.effect == "dash" and not dash_lands(g, ms):
             continue
         opts.append(f"card:{kid}")
     master = g.master(seat)
@@ -196,15 +196,14 @@ def heal_targets(g: "Game", seat: int, users: list["Char"], rng_: int) -> list[s
             and any(g.dist(u.pos, c.pos) <= rng_ for u in users)]
 
 
-def dash_options(g: "Game", ms: list["Char"]) -> list[str]:
-    out = []
+def dash_lands(g: "Game", ms: list["Char"]) -> dict[str, dict[str, list[int]]]:
+    """A ダッシュ's options, each one member stepping one way: ``{"<id>:<way>": {id: area}}``."""
+    out = {}
     for c in ms:
-        if c.skill("gatekeeper"):
-            continue
-        for d, (dr, dc) in DIRS.items():
-            r, col = c.pos[0] + dr, c.pos[1] + dc
-            if 0 <= r < g.pack.height and 0 <= col < g.pack.width:
-                out.append(f"{c.id}:{d}")
+        for d in DIRS:
+            p = landing(g, c, d)
+            if p is not None:
+                out[f"{c.id}:{d}"] = {c.id: list(p)}
     return out
 
 
@@ -243,7 +242,8 @@ def action_part(g: "Game", seat: int, key: str) -> Flow:
             g._discard(seat, rest, "play")
             g._draw(seat, card.value)
         elif card.effect == "dash":
-            pick = yield from g._ask(seat, "dash", dash_options(g, ms), card=card.id)
+            lands = dash_lands(g, ms)
+            pick = yield from g._ask(seat, "dash", list(lands), card=card.id, lands=lands)
             g._discard(seat, rest, "play")
             cid, d = pick.split(":")
             step(g, g.chars[cid], d)
@@ -272,32 +272,45 @@ def destroy_barrier(g: "Game", seat: int) -> None:
         camp.barrier = None
 
 
-def step(g: "Game", ch: "Char", d: str) -> bool:
+def landing(g: "Game", ch: "Char", d: str) -> tuple[int, int] | None:
+    """The area ``ch`` steps to going ``d``; None where it stays: at the map's edge, or a
+    門番 (山門: it never leaves its gate)."""
     dr, dc = DIRS[d]
     r, c = ch.pos[0] + dr, ch.pos[1] + dc
     if ch.skill("gatekeeper") or not (0 <= r < g.pack.height and 0 <= c < g.pack.width):
+        return None
+    return r, c
+
+
+def step(g: "Game", ch: "Char", d: str) -> bool:
+    pos = landing(g, ch, d)
+    if pos is None:
         return False
-    ch.pos = (r, c)
-    g.emit("moved", char=ch.id, pos=[r, c], area=g.area(ch.pos))
+    ch.pos = pos
+    g.emit("moved", char=ch.id, pos=list(pos), area=g.area(pos))
     return True
 
 
 # ---------------------------------------------------------------- move or build
-def move_options(g: "Game", seat: int, key: str) -> list[str]:
+def move_lands(g: "Game", seat: int, key: str) -> dict[str, dict[str, list[int]]]:
+    """Each way the group may go, with where each member that moves lands:
+    ``{"move:<way>": {id: area}}`` (a way none of them can go is no option)."""
     ms = members(g, seat, key)
-    opts = []
-    for d, (dr, dc) in DIRS.items():
-        if any(not c.skill("gatekeeper") and 0 <= c.pos[0] + dr < g.pack.height
-               and 0 <= c.pos[1] + dc < g.pack.width for c in ms):
-            opts.append(f"move:{d}")
-    opts += [f"build:{c.id}" for c in ms]
-    return opts + ["skip"]
+    out = {}
+    for d in DIRS:
+        lands = {c.id: list(p) for c in ms if (p := landing(g, c, d)) is not None}
+        if lands:
+            out[f"move:{d}"] = lands
+    return out
 
 
 def move_part(g: "Game", seat: int, key: str) -> Flow:
     """Everyone in the group steps one area the same way (one that cannot, stays), or one
-    member builds a 陣地 [準備中] where it stands."""
-    choice = yield from g._ask(seat, "move", lambda: move_options(g, seat, key), group=key)
+    member builds a 陣地 [準備中] where it stands. The decision's ``lands`` names where each
+    member lands for every way (the pages show those areas)."""
+    lands = move_lands(g, seat, key)
+    opts = [*lands, *(f"build:{c.id}" for c in members(g, seat, key)), "skip"]
+    choice = yield from g._ask(seat, "move", opts, group=key, lands=lands)
     kind, _, rest = choice.partition(":")
     if kind == "move":
         for c in members(g, seat, key):

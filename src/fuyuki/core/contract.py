@@ -13,7 +13,8 @@ adapters, ``replay`` — speaks to an engine only through :class:`Engine` (docs/
 A *role* is who looks: a seat (an int), ``None`` (a spectator: public information only) or a
 name a game adds (the RPG's hosted war: ``"gm"``, ``"reader"``). A *step* is a position in the
 engine's event log: ``game.step`` is the number of events so far, ``events_for(role, since)``
-the events from step ``since`` on that ``role`` may see.
+the events from step ``since`` on that ``role`` may see. An engine that writes its own log
+lines puts an event's text in its data (:data:`TEXTS`; :func:`event_text` reads it).
 
 Games are found by ``record.game`` in one registry (:func:`register`): a game registers a
 ``start(seed, config, source)`` that builds a new game or raises DataError naming the config
@@ -85,6 +86,18 @@ class Engine(Protocol):
 
     def events_for(self, role: Role, since: int = 0) -> list[Event]:
         """The events from step ``since`` on that ``role`` may see."""
+
+
+#: an event's data key under which an engine that writes its own log lines (the hosted war:
+#: its lines, dice lines too, rendered as they happen) puts them: ``{"ja": text, "en": text}``
+TEXTS = "texts"
+
+
+def event_text(event: Event) -> dict[str, str] | None:
+    """The text the engine wrote for ``event`` in ja and en (its data's :data:`TEXTS`), or
+    None: a door renders that event itself."""
+    got = event.data.get(TEXTS) if isinstance(event.data, dict) else None
+    return got if isinstance(got, dict) else None
 
 
 def seat_sees(role: Role, event: Event) -> bool:

@@ -12,6 +12,9 @@ kinds of submission reach it:
   a 安価 pair's decision itself);
 * the readers (:data:`READERS`) answer 安価 questions.
 
+Every event carries its text in ja and en in its data (``contract.TEXTS``), rendered as it
+happens; the readers' log (:meth:`public_log`) is those lines of the public events.
+
 The pairs the readers drive never appear in :meth:`pending`: only a question's deciding answer
 (or the GM) answers for them. No clock is read here: a vote's closing time is part of the GM's
 ``ask`` and the close itself is a submission made by the server when the time comes
@@ -35,7 +38,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from fuyuki.core.contract import EventLog, Role, no_role, seat_sees
+from fuyuki.core.contract import TEXTS, EventLog, Role, no_role, seat_sees
 from fuyuki.core.dice import Party, commitment
 from fuyuki.core.errors import IllegalAction
 from fuyuki.core.events import Event
@@ -292,10 +295,13 @@ class HostedWar(EventLog):
         self._add(Event(_kind, data, _to), own=True)
 
     def _add(self, e: Event, own: bool = False) -> None:
-        texts = {}
-        for lang in LANGS:
-            texts[lang] = self._own_text(lang, e) if own else self._render[lang].lines([e])
-        self.events.append(e)
+        """Log ``e`` with its lines in ja and en, rendered now (a battle's side names and the
+        dice lines follow the stream): kept for the readers' log and given in the event's data
+        (``contract.TEXTS``), which is how a door shows them."""
+        texts = {lang: self._own_text(lang, e) if own else self._render[lang].lines([e])
+                 for lang in LANGS}
+        said = {lang: "\n".join(lines) for lang, lines in texts.items()}
+        self.events.append(Event(e.kind, {**e.data, TEXTS: said}, e.to))
         self.texts.append(texts)
 
     def _sync(self) -> None:
@@ -311,12 +317,6 @@ class HostedWar(EventLog):
                       "players": sorted(self.players),
                       "submissions": [[s, c] for s, c in self.submissions]}
             self._add(end_event(record, *last_seal(self.war.events)))
-
-    def text_of(self, e: Event) -> dict[str, str] | None:
-        for i in range(len(self.events) - 1, -1, -1):
-            if self.events[i] is e:
-                return {lang: "\n".join(lines) for lang, lines in self.texts[i].items()}
-        return None
 
     def public_log(self, lang: str) -> str:
         """The readers' log (with the ``#DICE`` lines): what ``fuyuki war verify`` checks."""

@@ -53,6 +53,7 @@ def event_json(adapter_: Adapter, game: Any, e, cache: dict | None = None) -> di
     if cache is not None and key in cache:
         return cache[key][1]
     data = json.loads(json.dumps(e.data))          # tuples become lists, as the client sees them
+    data.pop(contract.TEXTS, None)                 # an engine's own text goes once, as ``text``
     out: dict[str, Any] = {"kind": e.kind, "data": data}
     if e.to is not None:
         out["private"] = True

@@ -40,7 +40,9 @@ sets only ``name``, ``players`` and its page (docs/web.md, "Adding a game"):
     the seats the table waits for, as anyone may know it (default: every seat with an open
     decision; ``None``: someone decides something that is not public, unnamed).
 ``event_text(game, event) -> {"ja": ..., "en": ...} | None``
-    an event's text in both languages, rendered from public data (never from hidden state).
+    an event's text in both languages, rendered from public data (never from hidden state)
+    (default: the text the engine wrote into the event, ``contract.event_text``; None: the
+    page writes its own).
 ``meta() -> dict``
     what the lobby needs to offer the game's settings (default: players, levels, timer).
 ``data(query) -> dict``
@@ -131,7 +133,7 @@ class Adapter:
         return sorted(game.pending())
 
     def event_text(self, game: Any, event: Event) -> dict[str, str] | None:
-        return None
+        return contract.event_text(event)
 
     def meta(self) -> dict[str, Any]:
         return {"players": list(self.players), "levels": list(self.levels()),

@@ -12,7 +12,6 @@ from typing import Any, ClassVar
 
 from fuyuki.board import default_pack
 from fuyuki.board.agents import make_bot
-from fuyuki.board.game import DIRS
 from fuyuki.board.text import Texts
 from fuyuki.core.events import Event
 from fuyuki.core.i18n import pick
@@ -100,30 +99,10 @@ class BoardAdapter(Adapter):
         }
 
 
-def _group(view: dict[str, Any], seat: int, key: str) -> list[dict[str, Any]]:
-    """The characters of ``seat``'s group ``key`` ("together" or "alone:<id>")."""
-    mine = [c for c in view["chars"] if c["alive"] and c["camp"] == seat]
-    if key == "together":
-        return [c for c in mine if not c["alone"]]
-    cid = key.split(":", 1)[1]
-    return [c for c in mine if c["id"] == cid]
-
-
-def _landing_shim(view: dict[str, Any], c: dict[str, Any], d: str) -> list[int] | None:
-    """SHIM until the board's move decision names where each option lands (asked of the
-    engine's owner): the area ``c`` reaches going ``d``, from the view — a piece of the
-    movement rule (the map's edge, 門番 stays put) that belongs to the engine."""
-    dr, dc = DIRS[d]
-    r, col = c["pos"][0] + dr, c["pos"][1] + dc
-    if c["skills"].get("gatekeeper") or not (0 <= r < view["map"]["height"]
-                                               and 0 <= col < view["map"]["width"]):
-        return None
-    return [r, col]
-
-
 def option_ref(view: dict[str, Any], d: dict[str, Any], o: Any) -> dict[str, Any] | None:
     """What option ``o`` of decision ``d`` points at, from the seat's view only:
-    ``{"char": id}``, ``{"areas": [[r, c], ...]}`` or ``{"card": instance id}``."""
+    ``{"char": id}``, ``{"areas": [[r, c], ...]}`` (a move or a ダッシュ: the areas its
+    decision's ``lands`` names) or ``{"card": instance id}``."""
     kind, s = d["kind"], str(o)
     chars = {c["id"] for c in view["chars"]}
     head, _, rest = s.partition(":")
@@ -139,16 +118,8 @@ def option_ref(view: dict[str, Any], d: dict[str, Any], o: Any) -> dict[str, Any
         return {"char": rest}
     if kind == "action" and head == "ability":
         return {"char": rest.split(":")[-1]}
-    if kind == "move" and head == "move":
-        areas: list[list[int]] = []
-        for c in _group(view, view["seat"], d["info"].get("group", "together")):
-            p = _landing_shim(view, c, rest)
-            if p is not None and p not in areas:
-                areas.append(p)
-        return {"areas": areas} if areas else None
-    if kind == "dash":
-        cid, _, way = s.partition(":")
-        found = [c for c in view["chars"] if c["id"] == cid]
-        p = _landing_shim(view, found[0], way) if found and way in DIRS else None
-        return {"areas": [p], "char": cid} if p is not None else None
+    lands = d["info"].get("lands", {}).get(s) if kind in ("move", "dash") else None
+    if lands:                                  # {id: area}: where the engine says each lands
+        areas = list({tuple(p): list(p) for p in lands.values()}.values())
+        return {"areas": areas, "char": next(iter(lands))} if kind == "dash" else {"areas": areas}
     return None

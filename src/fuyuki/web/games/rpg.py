@@ -15,8 +15,9 @@ alone). The war's dice secret is made here and kept in the private configuration
 roster.
 
 The adapter reaches the war only through the engine contract (``view("gm")``,
-``view("reader")``, a pair's ``view(seat)``, ``pending``, ``seats``) and the table's public
-API (``record``, ``reissue``, ``refresh``, ``wall``, ``now``, ``seed``, ``config``).
+``view("reader")``, a pair's ``view(seat)``, ``pending``, ``seats``; an event's text is the
+one the war wrote into it, the base's ``event_text``) and the table's public API (``record``,
+``reissue``, ``refresh``, ``wall``, ``now``, ``seed``, ``config``).
 """
 
 from __future__ import annotations
@@ -30,7 +31,6 @@ from typing import Any
 
 from fuyuki.core import contract
 from fuyuki.core.errors import FuyukiError, IllegalAction
-from fuyuki.core.events import Event
 from fuyuki.core.load import parse_toml
 from fuyuki.core.protocol import Decision
 from fuyuki.rpg.agents.simple import SimpleAgent
@@ -165,11 +165,6 @@ class RpgAdapter(Adapter):
 
     def page_view(self, game: Any, seat: int | None) -> dict[str, Any]:
         return game.view(self.role(game, seat))     # a pair's decision is in its view
-
-    def event_text(self, game: Any, event: Event) -> dict[str, str] | None:
-        # SHIM until the hosted war's texts leave it through the contract (asked of the
-        # engine's owner): the war renders its log lines itself, with its dice lines
-        return game.text_of(event)
 
     # -- the GM and the readers -------------------------------------------------------------------
     def message(self, table: Any, seat: int | None, data: dict[str, Any], conn: Any = None) -> None:
