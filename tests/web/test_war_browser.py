@@ -286,3 +286,22 @@ def test_a_new_gm_link_replaces_the_old_token_this_browser_held(tmp_path, app_fa
         other.wait_for_selector("#links:not(.hidden)", timeout=10000)
         assert f"#k={new}" in other.inner_text("#links")
         assert not errors, errors
+
+
+def test_the_creation_form_sets_who_answers_the_anka_pairs_small_decisions(app_factory, live_server):
+    app = app_factory()
+    with chromium(app, live_server) as (server, browser):
+        page = browser.new_page()
+        page.goto(server.url + "/new/rpg")
+        page.wait_for_selector("#c-pairs select")
+        assert page.input_value("#c-minor") == "program"                  # the adapter's default
+        ja = page.inner_text("label:has(#c-minor)") + page.inner_text("p:has-text('布陣')")
+        assert "小さな決定" in ja and "読者（最初の回答で決定）" in ja
+        page.click("#lang")
+        en = page.inner_text("label:has(#c-minor)") + page.inner_text("p:has-text('line-up')")
+        assert "small decisions" in en and "the readers (the first answer decides)" in en
+        page.select_option("#c-minor", "readers")
+        page.click("#create-form button[type=submit]")
+        page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
+        code = page.url.rsplit("/", 1)[1]
+        assert app.state.manager.get(code).config["anka_minor"] == "readers"

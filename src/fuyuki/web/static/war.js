@@ -12,6 +12,8 @@ Object.assign(I18N.ja, {
   w_drivers_note: "プレイヤー：席リンクを渡した人が選ぶ／安価：読者の安価で決める／プログラム：自動",
   w_player_ids: "プレイヤーが動かす組のid（カンマ区切り）", w_anka_ids: "安価で動かす組のid（カンマ区切り）",
   w_create_btn: "作成", d_program: "プログラム", d_player: "プレイヤー", d_anka: "安価",
+  w_minor: "安価の組の小さな決定を答えるのは", m_program: "プログラム（すぐに）", m_readers: "読者（最初の回答で決定）", m_gm: "GM（毎回）",
+  w_minor_note: "戦闘の布陣・準備・比較するステータス・振り直し・魔力など。移動・接触・同盟などはいつもGMが安価にかけます。",
   w_commit: "ダイス公約（秘密のSHA-256）：", w_links: "リンク", w_gm_link_note: "GMリンクは誰にも渡さないでください（戦争を進められる唯一の鍵です）。",
   w_gm_link: "GMリンク（秘密）", w_public_link: "読者用リンク（公開）", w_seat_link: "{name} のプレイヤー用リンク",
   w_relink: "新しいリンク（古いリンクは無効に）",
@@ -38,6 +40,8 @@ Object.assign(I18N.en, {
   w_drivers_note: "player: whoever gets its seat link / anka: the readers decide / program: automatic",
   w_player_ids: "pair ids players drive (comma separated)", w_anka_ids: "pair ids the readers drive (comma separated)",
   w_create_btn: "Create", d_program: "program", d_player: "player", d_anka: "anka",
+  w_minor: "Who answers the small decisions of the anka pairs", m_program: "the program (at once)", m_readers: "the readers (the first answer decides)", m_gm: "the GM (each time)",
+  w_minor_note: "A battle's line-up, preparation, stat to compare, rerolls, mana. Moves, contacts, alliances and the like always go to the GM to ask the readers.",
   w_commit: "Dice commitment (SHA-256 of the secret):", w_links: "Links", w_gm_link_note: "Never share the GM link: it is the only key that runs the war.",
   w_gm_link: "GM link (secret)", w_public_link: "Readers' link (public)", w_seat_link: "player link of {name}",
   w_relink: "new link (the old one stops working)",
@@ -104,7 +108,7 @@ async function showCreate() {
     ev.preventDefault();
     $("create-err").textContent = "";
     const body = { game: "rpg", name: $("c-name").value, turns: +$("c-turns").value, lang: $("c-lang").value,
-                   humans: [], anka: [], roster: null };
+                   anka_minor: $("c-minor").value, humans: [], anka: [], roster: null };
     if ($("c-roster").value === "file") {
       const f = $("c-file").files[0];
       if (!f) { $("create-err").textContent = errText("bad_config", "roster: choose a file"); return; }
