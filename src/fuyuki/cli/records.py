@@ -9,8 +9,15 @@ from fuyuki.cli.prompt import t
 from fuyuki.core.errors import FuyukiError
 from fuyuki.core.record import Record
 
+#: every record kind (each game of the contract's registry, and the SBB judge's) -> the command
+#: that replays it
 REPLAY_COMMAND = {"sbb": "fuyuki replay", "board": "fuyuki board replay",
-                  "rpg-war": "fuyuki war new --resume", "sbb-judge": "fuyuki judge"}
+                  "rpg-war": "fuyuki war new --resume", "rpg-hosted": "fuyuki war verify",
+                  "sbb-judge": "fuyuki judge"}
+#: the kinds replayed from the log the game publishes, which ends with the record (a hosted
+#: war's record stays with the server: its secret is the GM's; the log carries it when the war
+#: is over)
+FROM_LOG = frozenset({"rpg-hosted"})
 
 
 def load_record(path: Path, game: str, lang: str) -> Record:
@@ -20,7 +27,8 @@ def load_record(path: Path, game: str, lang: str) -> Record:
     if record.game == game:
         return record
     if record.game in REPLAY_COMMAND:
-        raise FuyukiError(t(lang, "record.other_game", path=path,
+        key = "record.from_log" if record.game in FROM_LOG else "record.other_game"
+        raise FuyukiError(t(lang, key, path=path,
                             game=t(lang, f"record.{record.game}"),
                             command=REPLAY_COMMAND[record.game]))
     raise FuyukiError(t(lang, "record.unknown_game", path=path, game=repr(record.game)))
