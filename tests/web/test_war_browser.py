@@ -21,6 +21,7 @@ from fuyuki.rpg.agents.simple import SimpleAgent
 from fuyuki.rpg.hosted import HostedWar
 from fuyuki.rpg.roster import load_roster
 from fuyuki.rpg.rules import default_rules
+from tests.rpg.test_forgeries import logs  # noqa: F401 - a fixture
 from tests.web.test_browser import chromium
 
 pytestmark = pytest.mark.browser
@@ -90,6 +91,61 @@ def test_the_page_and_war_verify_agree_on_a_good_and_a_tampered_log(tmp_path, ap
                 assert not py.ok, name
                 assert js["failed"] and js["failed"][0]["line"] == py.problems[0].line
                 assert js["marks"][str(py.problems[0].line)] == "bad"
+
+
+WATCH_CSP = """
+window.__csp = [];
+document.addEventListener("securitypolicyviolation", e => window.__csp.push(e.violatedDirective));
+"""
+
+
+def test_a_pasted_log_shows_the_pages_dice_check_and_the_servers_replay_as_war_verify(
+        tmp_path, app_factory, live_server, logs):  # noqa: F811 - the imported fixture
+    """Three pastes: a good log; a forgery the page's dice check catches (the faces of a roll);
+    one only the server's replay catches (a generated line edited). Each shows both verdicts
+    and the stricter overall, as `war verify` says."""
+    from fuyuki.core.dice import verify_text
+
+    from tests.rpg.test_forgeries import forgeries
+    from tests.web.test_war_verify import war_verify
+
+    forged = forgeries(logs["5"], logs["6"])
+    cases = {"good": (logs["5"], 0, None), "dice": forged["faces_1D100_to_1D229"],
+             "replay_only": forged["generated_line_edited"]}
+    with chromium(app_factory(), live_server) as (server, browser):
+        page = browser.new_page()
+        page.add_init_script(WATCH_CSP)
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        code = page.request.post(server.url + "/api/tables",
+                                 data={"game": "rpg", "name": "GM"}).json()["code"]
+        page.goto(server.url + f"/t/{code}")             # a reader's page
+        page.wait_for_selector("#paste summary")
+        page.click("#paste summary")
+        for name, (text, *_rest) in cases.items():
+            cli = war_verify(text, tmp_path)
+            dice = verify_text(text)                     # the dice check alone, as the page runs it
+            page.evaluate("() => { document.getElementById('paste-result').textContent = ''; }")
+            page.fill("#paste-log", text)
+            page.click("#paste-btn")
+            page.wait_for_selector("#paste-overall")
+            shown = page.evaluate("""() => Object.fromEntries(["paste-dice", "paste-replay", "paste-result"]
+                .map(id => [id, [document.getElementById(id).dataset.exit,
+                                 document.getElementById(id).innerText]]))""")
+            assert shown["paste-replay"][0] == str(cli[0]), name
+            assert shown["paste-dice"][0] == ("0" if dice.ok else "1"), name
+            assert shown["paste-result"][0] == str(cli[0]), name      # the stricter of the two
+            if cli[1] is not None:
+                assert f"{cli[1]}行目" in shown["paste-replay"][1], name
+            if name == "good":
+                assert cli == (0, None) and page.locator("#paste-result.ok").count() == 1
+            else:
+                assert cli[0] == 1 and page.locator("#paste-result.bad").count() == 1, name
+            if name == "dice":
+                assert f"{dice.problems[0].line}行目" in shown["paste-dice"][1]
+            if name == "replay_only":                    # the page's dice check passes it
+                assert dice.ok and "一致 ✓" not in shown["paste-result"][1]
+        assert page.evaluate("window.__csp") == [] and not errors, errors
 
 
 def _click_if(page, selector: str) -> bool:

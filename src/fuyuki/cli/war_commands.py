@@ -311,6 +311,7 @@ def verify_cmd(
     be read or replayed by this version (another format, other rules); 3 when nothing
     mismatches but something is not published yet (a turn's secret, the war's record)."""
     from fuyuki.rpg.text import t
+    from fuyuki.rpg.war_log import exit_code
 
     lang = _lang(lang)
     try:
@@ -319,9 +320,10 @@ def verify_cmd(
         fail(exc, lang)
     for p in report.problems:
         typer.echo(t(lang, f"verify.{p.code}", line=p.line, **p.params))
-    if report.problems and report.problems[0].code in ("format", "rules"):
+    code = exit_code(report)
+    if code == 2:
         raise typer.Exit(2)               # not a log this program can replay
-    if report.ok:
+    if code == 0:
         typer.echo(t(lang, "verify.ok", commits=report.commits, rolls=report.rolls))
         return
     if report.problems and report.problems[0].code == "empty":
@@ -331,7 +333,7 @@ def verify_cmd(
     unverifiable = sum(p.params.get("rolls", 0) for p in report.pending)
     typer.echo(t(lang, "verify.summary", bad=len(report.problems), rolls=report.rolls,
                  unverifiable=unverifiable))
-    raise typer.Exit(1 if report.problems else 3)
+    raise typer.Exit(code)
 
 
 # -- war new ----------------------------------------------------------------------------------

@@ -250,3 +250,37 @@ def verify(text: str) -> Verification:
         report.problems.append(Problem("replay_missing", len(lines),
                                        {"expected": expected[len(actual)][1]}))
     return report
+
+
+def exit_code(report: Verification) -> int:
+    """``war verify``'s exit status: 0 all of it matches; 1 a line does not (or no dice);
+    2 the log cannot be read or replayed by this version; 3 nothing mismatches but something
+    is not published yet."""
+    if report.problems and report.problems[0].code in ("format", "rules"):
+        return 2
+    if report.ok:
+        return 0
+    return 1 if report.problems else 3
+
+
+def verdict(text: str) -> dict[str, Any]:
+    """``POST /api/war/verify``'s answer: :func:`verify`'s exit status, the first line it names
+    (the first problem, else the first thing not published yet) and its message in ja and en —
+    the line ``war verify`` prints first."""
+    from fuyuki.core.load import error_line
+    from fuyuki.rpg.text import t
+
+    try:
+        report = verify(text)
+    except FuyukiError as exc:             # as `war verify`'s one line on standard error
+        return {"exit": 2, "line": None, "code": "error",
+                "message": {lang: error_line(exc, lang) for lang in ("ja", "en")}}
+    code = exit_code(report)
+    first = (report.problems or report.pending)[0] if code else None
+    if first is None:
+        return {"exit": 0, "line": None, "code": "ok",
+                "message": {lang: t(lang, "verify.ok", commits=report.commits,
+                                    rolls=report.rolls) for lang in ("ja", "en")}}
+    return {"exit": code, "line": first.line or None, "code": first.code,
+            "message": {lang: t(lang, f"verify.{first.code}", line=first.line, **first.params)
+                        for lang in ("ja", "en")}}

@@ -20,6 +20,9 @@ HTTP
   GET  /api/tables/{code}/replay/{step}[?hands=1]   public frame of a finished game (with
                                   hands=1 every seat's own view too: the game is over; a
                                   war's GM console only with the GM's X-Seat-Token header)
+  POST /api/war/verify            a published war log (UTF-8 text, at most max_log bytes)
+                                  replayed by ``war verify`` -> exit, line, code, message
+                                  {ja, en} (fuyuki.rpg.war_log.verdict)
 
 WebSocket /ws/{code}
   client -> server  {"type":"hello","token":T|null}   first, within hello_timeout
@@ -45,6 +48,7 @@ from fastapi.exception_handlers import (http_exception_handler,
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 
 from fuyuki.core.errors import IllegalAction
@@ -177,7 +181,7 @@ def create_app(data: str | Path | None = None, *, storage: Storage | None = None
     async def cards(request: Request):
         return await game_data(DEFAULT, request)
 
-    async def body(request: Request, limit: int = settings.max_message) -> dict[str, Any]:
+    async def raw_body(request: Request, limit: int) -> bytes:
         declared = request.headers.get("content-length", "0")
         if not declared.isdigit() or int(declared) > limit:
             raise IllegalAction("too_large", "request too large")
@@ -186,6 +190,10 @@ def create_app(data: str | Path | None = None, *, storage: Storage | None = None
             raw += chunk
             if len(raw) > limit:
                 raise IllegalAction("too_large", "request too large")
+        return raw
+
+    async def body(request: Request, limit: int = settings.max_message) -> dict[str, Any]:
+        raw = await raw_body(request, limit)
         data = security.parse_json(raw or b"{}", limit)
         if data is None:
             raise IllegalAction("bad_json", "the body is a JSON object of at most "
@@ -252,6 +260,27 @@ def create_app(data: str | Path | None = None, *, storage: Storage | None = None
             return table.replay_frame(step, hands, request.headers.get("x-seat-token"))
         except IllegalAction as exc:
             return _error(exc)
+
+    replaying = asyncio.Semaphore(1)      # one replay at a time: the others wait their turn
+
+    @app.post("/api/war/verify")
+    async def war_verify(request: Request):
+        """A pasted war log replayed as ``fuyuki war verify`` does (the page checks its dice
+        itself first; the replay of the record needs the rules, so it runs here). Nothing of
+        the log is logged: a refusal is noted by its kind only."""
+        from fuyuki.rpg.war_log import verdict
+
+        try:
+            limited(request)
+            raw = await raw_body(request, settings.max_log)
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                raise IllegalAction("bad_text", "the log is UTF-8 text") from None
+        except IllegalAction as exc:
+            return _error(exc)
+        async with replaying:
+            return await run_in_threadpool(verdict, text)
 
     @app.websocket("/ws/{code}")
     async def ws_table(ws: WebSocket, code: str):

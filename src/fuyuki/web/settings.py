@@ -16,6 +16,7 @@ class Settings:
     disconnect_grace: float = 20.0    # a disconnected player's seat is bot-played after this
     max_message: int = 2048           # bytes of one client message
     max_upload: int = 65536           # bytes of a table creation (a game's uploaded file)
+    max_log: int = 1048576            # bytes of a war log posted to /api/war/verify
     msg_rate: float = 8.0             # client messages a second (token bucket) ...
     msg_burst: float = 24.0           # ... and burst
     http_rate: float = 0.5            # table creations/joins a second per client address ...

@@ -18,7 +18,7 @@ Object.assign(I18N.ja, {
   w_gm_link: "GMリンク（秘密）", w_public_link: "読者用リンク（公開）", w_seat_link: "{name} のプレイヤー用リンク",
   w_relink: "新しいリンク（古いリンクは無効に）",
   w_gm_h: "GM", w_narrate: "描写を投稿（ログに入ります）", w_post: "投稿", w_next: "ターン{n}を開始", w_pause: "一時停止", w_resume: "再開",
-  w_questions: "安価", w_end: "聖杯戦争終了", w_log: "ログ（＞チェイン）", w_dice_lines: "#DICE行", w_verify: "ダイスを検証", w_paste: "貼り付けたログを検証（ダイス・連鎖・記録のハッシュ。記録からの再現は fuyuki war verify）",
+  w_questions: "安価", w_end: "聖杯戦争終了", w_log: "ログ（＞チェイン）", w_dice_lines: "#DICE行", w_verify: "ダイスを検証", w_paste: "貼り付けたログを検証（ダイスはこのブラウザで、記録からの再現はサーバーで）",
   w_pairs: "参加者", r_gm: "GM", r_player: "プレイヤー", r_reader: "読者",
   w_turn: "ターン{n}/{max}", w_paused: "一時停止中", w_held: "GMの開始待ち", w_running: "進行中", w_over: "終了",
   w_prologue: "開戦", w_turn_h: "ターン{n}", w_copy: "このターンをコピー", w_copied: "コピーしました",
@@ -29,6 +29,10 @@ Object.assign(I18N.ja, {
   w_waiting_player: "プレイヤーの選択待ち", w_asked: "安価{q}を受付中", w_pick_options: "選択肢を2つ以上選んでください",
   w_verify_ok: "検証OK：公約{c}件・ダイス{r}件がすべて一致（このブラウザで計算）", w_verify_pending: "公開済みのダイス{r}件は一致。未公開の公約：{s}",
   w_verify_bad: "{line}行目が一致しません（{code}）", w_verify_none: "まだ検証できるダイスがありません",
+  w_checking: "検証中…", w_verify_paste: "ログを検証", w_dice_check: "このブラウザのダイス検証", w_replay_check: "サーバーによる記録からの再現（fuyuki war verify と同じ）",
+  w_replay_refused: "サーバーが受け付けません（{m}）", w_replay_unreachable: "サーバーに届きません（再現は fuyuki war verify で）",
+  w_overall: "総合（厳しいほう）：{v}", w_exit_0: "一致 ✓", w_exit_1: "一致しない行があります ✗", w_exit_2: "このバージョンでは再現できません ✗",
+  w_exit_3: "未公開の部分があります（まだ検証しきれません）", w_exit_unknown: "再現できていません（ダイスのみ検証）",
   w_war_ok: "最初の公約からの連鎖・全ターンの封印・記録のハッシュが一致 ✓（記録からの再現は fuyuki war verify）", w_war_bad: "最初の公約と一致しません ✗", w_no_crypto: "このブラウザでは検証できません（HTTPSが必要です）",
   w_me: "あなたの組", w_mana: "魔力", w_seals: "令呪", w_items: "礼装", w_allies: "同盟", w_known: "判明したシート", w_sheets: "全組のシート（GMのみ）",
   w_anka_sheets: "安価の組", w_out: "脱落",
@@ -46,7 +50,7 @@ Object.assign(I18N.en, {
   w_gm_link: "GM link (secret)", w_public_link: "Readers' link (public)", w_seat_link: "player link of {name}",
   w_relink: "new link (the old one stops working)",
   w_gm_h: "GM", w_narrate: "Post narration (goes into the log)", w_post: "Post", w_next: "Begin turn {n}", w_pause: "Pause", w_resume: "Resume",
-  w_questions: "Anka", w_end: "The war is over", w_log: "Log (＞ chain)", w_dice_lines: "#DICE lines", w_verify: "Check the dice", w_paste: "Check a pasted log (dice, chain, the record's hash; the replay of the record: fuyuki war verify)",
+  w_questions: "Anka", w_end: "The war is over", w_log: "Log (＞ chain)", w_dice_lines: "#DICE lines", w_verify: "Check the dice", w_paste: "Check a pasted log (the dice in this browser, the replay of the record on the server)",
   w_pairs: "Pairs", r_gm: "GM", r_player: "player", r_reader: "reader",
   w_turn: "Turn {n}/{max}", w_paused: "paused", w_held: "waiting for the GM", w_running: "running", w_over: "over",
   w_prologue: "Prologue", w_turn_h: "Turn {n}", w_copy: "Copy this turn", w_copied: "Copied",
@@ -57,13 +61,17 @@ Object.assign(I18N.en, {
   w_waiting_player: "waiting for the player", w_asked: "anka {q} open", w_pick_options: "Pick at least two options",
   w_verify_ok: "Verified: {c} commitments, {r} rolls all match (computed in this browser)", w_verify_pending: "{r} revealed rolls match. Not revealed yet: {s}",
   w_verify_bad: "line {line} does not match ({code})", w_verify_none: "No dice to check yet",
+  w_checking: "Checking…", w_verify_paste: "Check the log", w_dice_check: "Dice check in this browser", w_replay_check: "The server's replay of the record (as fuyuki war verify)",
+  w_replay_refused: "The server refused it ({m})", w_replay_unreachable: "The server cannot be reached (replay it with fuyuki war verify)",
+  w_overall: "Overall (the stricter): {v}", w_exit_0: "matches ✓", w_exit_1: "a line does not match ✗", w_exit_2: "this version cannot replay it ✗",
+  w_exit_3: "something is not published yet (cannot be fully checked)", w_exit_unknown: "not replayed (dice checked only)",
   w_war_ok: "The chain from the first commitment, every turn's seal and the record's hash match ✓ (the replay of the record: fuyuki war verify)", w_war_bad: "Does not match the first commitment ✗", w_no_crypto: "This browser cannot check (HTTPS needed)",
   w_me: "Your pair", w_mana: "mana", w_seals: "seals", w_items: "items", w_allies: "allies", w_known: "Sheets you learned", w_sheets: "Every sheet (GM only)",
   w_anka_sheets: "Anka pairs", w_out: "out",
 });
 Object.assign(ERRORS.ja, { not_gm: "GMだけができます", no_question: "その安価は締め切られました", closed: "締め切られました",
   too_long: "長すぎます", bad_options: "選択肢を2〜9個選んでください", question_open: "安価の受付中です", not_held: "すでに開始しています",
-  no_decision: "その組に決定はありません", bad_text: "文字を確認してください" });
+  no_decision: "その組に決定はありません", bad_text: "文字を確認してください", too_large: "大きすぎます" });
 
 const KIND = {
   ja: { action: "行動", comm: "コミュ", contact: "接触", engage: "仕掛けるか", intervene: "敵対的介入", lineup: "メイン・サブ",
@@ -247,22 +255,52 @@ async function runVerify() {
   $("war-check").className = report.record ? "ok" : "dim";
 }
 
-// A pasted log: the same check (war_dice.js) as the live one.
+// A pasted log: the same dice check (war_dice.js) as the live one, in this browser — a reader
+// can check the dice without trusting the server — then the server's replay of the record
+// (POST /api/war/verify: fuyuki war verify's code). Both verdicts are shown; the overall one is
+// the stricter (exit statuses as war verify's: 0 ok, 3 not published yet, 2 cannot be
+// replayed, 1 a line does not match).
+const STRICT = [0, 3, 2, 1];
+function diceVerdict(report) {
+  if (report.failed.length) {
+    const p = report.failed[0];
+    return { exit: p.code === "format" ? 2 : 1, text: t("w_verify_bad", { line: p.line, code: p.code }) };
+  }
+  if (report.ok) return { exit: 0, text: t("w_verify_ok", { c: report.commits, r: report.rolls }) };
+  if (report.commits) return { exit: 3, text: t("w_verify_pending", { r: report.rolls, s: report.pending.map(p => p.params.scope || "record").join(", ") }) };
+  return { exit: 1, text: t("w_verify_none") };
+}
+async function replayVerdict(text) {
+  try {
+    const r = await fetch("/api/war/verify", { method: "POST", headers: { "Content-Type": "text/plain; charset=utf-8" }, body: text });
+    const data = await r.json();
+    if (!r.ok) return { exit: null, text: t("w_replay_refused", { m: errText(data.error, data.message) }) };
+    return { exit: data.exit, line: data.line, text: data.message[lang()] || data.message.en };
+  } catch (e) {
+    return { exit: null, text: t("w_replay_unreachable") };
+  }
+}
+function verdictLine(id, label, v) {
+  const cls = v.exit === 0 ? "ok" : v.exit === 1 || v.exit === 2 ? "bad" : "";
+  return el("div", { id, class: cls, "data-exit": v.exit === null ? "" : String(v.exit) }, el("b", { text: label }), " ", v.text);
+}
 async function verifyPasted() {
   const box = $("paste-result");
   if (!(window.crypto && crypto.subtle)) { box.textContent = t("w_no_crypto"); return; }
-  const report = await WarDice.verifyText($("paste-log").value);
-  if (report.failed.length) {
-    const p = report.failed[0];
-    box.className = "bad";
-    box.textContent = t("w_verify_bad", { line: p.line, code: p.code });
-  } else if (report.ok) {
-    box.className = "ok";
-    box.textContent = t("w_verify_ok", { c: report.commits, r: report.rolls });
-  } else {
-    box.className = "";
-    box.textContent = report.commits ? t("w_verify_pending", { r: report.rolls, s: report.pending.map(p => p.params.scope || "record").join(", ") }) : t("w_verify_none");
-  }
+  const text = $("paste-log").value;
+  box.className = "dim";
+  box.textContent = t("w_checking");
+  const dice = diceVerdict(await WarDice.verifyText(text));
+  const replay = await replayVerdict(text);
+  const known = [dice.exit, replay.exit].filter(x => x !== null);
+  const overall = replay.exit === null ? (dice.exit === 0 ? null : dice.exit)
+    : known.reduce((a, b) => (STRICT.indexOf(a) >= STRICT.indexOf(b) ? a : b));
+  box.textContent = "";
+  box.className = overall === 0 ? "ok" : overall === 1 || overall === 2 ? "bad" : "";
+  box.dataset.exit = overall === null ? "" : String(overall);
+  box.append(verdictLine("paste-dice", t("w_dice_check"), dice),
+             verdictLine("paste-replay", t("w_replay_check"), replay),
+             el("div", { id: "paste-overall" }, t("w_overall", { v: t(`w_exit_${overall === null ? "unknown" : overall}`) })));
 }
 
 // A player's page contributes to the next turn's dice: it commits to a random value from
