@@ -205,17 +205,22 @@ def test_the_hosted_wars_events_carry_its_own_text_and_a_readers_make_its_public
 
 
 # -- hostile records: every one ends in one DataError naming where ---------------------------
-def _error(record: Record) -> DataError:
+def _error(game: Any, seed: Any, config: Any, subs: Any) -> DataError:
+    """A hostile record as it reaches every door: JSON read by ``Record.from_json``, then
+    replayed (a compiled ``Record`` cannot even hold a field of the wrong type)."""
+    data = {"game": game, "seed": seed, "config": config,
+            "submissions": [list(x) if isinstance(x, tuple) else x for x in subs]
+            if isinstance(subs, list) else subs}
     with pytest.raises(DataError) as e:
-        contract.replay(record, "bad.json")
+        contract.replay(Record.from_json(data, "bad.json"), "bad.json")
     assert e.value.file == "bad.json"
     return e.value
 
 
 @pytest.mark.parametrize("name", ["nope", "", "SBB"])
 def test_a_record_of_an_unknown_game_names_game(name):
-    assert _error(Record(name, 1, {}, [])).key == "game"
-    assert _error(Record(5, 1, {}, [])).key == "game"          # type: ignore[arg-type]
+    assert _error(name, 1, {}, []).key == "game"
+    assert _error(5, 1, {}, []).key == "game"
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -224,29 +229,29 @@ def test_a_bad_config_names_config(game, bad):
     config = dict(CONFIGS[game], **bad) if isinstance(bad, dict) else bad
     if bad is None:
         config = {**CONFIGS[game], next(iter(CONFIGS[game])): {"deep": [[[]]]}}
-    assert _error(Record(game, 1, config, [])).key.startswith("config")
+    assert _error(game, 1, config, []).key.startswith("config")
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_a_bad_seed_names_seed(game):
-    assert _error(Record(game, "7", CONFIGS[game], [])).key == "seed"   # type: ignore[arg-type]
+    assert _error(game, "7", CONFIGS[game], []).key == "seed"
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_an_illegal_or_garbage_submission_names_it(game):
     g = played(game, 8, stop=12)
     subs = list(g.record.submissions)
+    seed, config = g.record.seed, g.record.config
     nested: Any = []
     for _ in range(5000):
         nested = [nested]
     for i, junk in [(3, (subs[3][0], "no-such-option")), (0, ("x", subs[0][1])),
                     (5, (subs[5][0], {"a": object()})), (2, (10**30, 1)), (4, (subs[4][0], nested)),
                     (len(subs), (0, None))]:
-        rec = Record(game, g.record.seed, g.record.config, subs[:i] + [junk] + subs[i + 1:])
-        assert _error(rec).key == f"submissions[{i}]"
-    rec = Record(game, g.record.seed, g.record.config, subs[:2] + [(1, 2, 3)])   # type: ignore
-    assert _error(rec).key == "submissions[2]"
-    assert _error(Record(game, g.record.seed, g.record.config, "x")).key == "submissions"  # type: ignore
+        key = _error(game, seed, config, subs[:i] + [junk] + subs[i + 1:]).key
+        assert key.startswith(f"submissions[{i}]"), key
+    assert _error(game, seed, config, subs[:2] + [(1, 2, 3)]).key == "submissions[2]"
+    assert _error(game, seed, config, "x").key == "submissions"
 
 
 @pytest.mark.parametrize("game", GAMES)

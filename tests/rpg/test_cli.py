@@ -158,7 +158,7 @@ def test_war_new_saves_the_contracts_record_and_a_save_written_before_still_resu
     assert contract.replay(saved).record.to_json() == saved.to_json()
     # a save as the terminal wrote it before (its own Record, humans sorted), resumed
     old = tmp_path / "old.json"
-    Record("rpg-war", 0, dict(config), [list(s) for s in saved.submissions]).save(old)
+    Record("rpg-war", 0, dict(config), list(saved.submissions)).save(old)
     res = run("new", "--resume", str(old), "--auto", "--log", str(tmp_path / "r.log"))
     assert res.exit_code == 0, res.output
     assert f"{n}件の選択を再生" in res.output and "【聖杯戦争終結】" in res.output

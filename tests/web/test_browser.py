@@ -205,6 +205,7 @@ def test_a_link_from_fuyuki_link_gives_a_new_browser_the_hosts_seat(tmp_path, ap
         page.screenshot(path=str(tmp_path / "link.png"), full_page=True)
         _, newer = new_link(app.state.storage, table.code)      # pasted over the same page
         page.goto(f"{server.url}/t/{table.code}#k={newer}")
-        page.wait_for_function(f"localStorage.getItem('fuyuki.token.{table.code}') === '{newer}'")
+        from tests.web.test_browser_social import _wait     # (wait_for_function's eval: CSP)
+        _wait(page, f"localStorage.getItem('fuyuki.token.{table.code}') === '{newer}'")
         page.wait_for_selector("#mine:not(.hidden)", timeout=10000)
         assert not errors, errors

@@ -21,7 +21,13 @@ XSS = '<img src=x id=injected onerror="document.title=1">hi'
 
 
 def _state(page, expr: str):
-    return page.evaluate(f"(() => {{ try {{ return {expr}; }} catch (e) {{ return null; }} }})()")
+    """The page expression's value; None while it throws or while the page is navigating."""
+    try:
+        return page.evaluate(f"(() => {{ try {{ return {expr}; }} catch (e) {{ return null; }} }})()")
+    except Exception as exc:  # noqa: BLE001 - playwright's Error: the context went with a reload
+        if "context was destroyed" in str(exc) or "navigat" in str(exc):
+            return None
+        raise
 
 
 def _wait(page, expr: str, timeout: float = 10.0) -> None:

@@ -22,6 +22,7 @@ from fuyuki.rpg.hosted import HostedWar
 from fuyuki.rpg.roster import load_roster
 from fuyuki.rpg.rules import default_rules
 from tests.rpg.test_forgeries import logs  # noqa: F401 - a fixture
+from tests.web.test_browser_social import _wait
 from tests.web.test_browser import chromium
 
 pytestmark = pytest.mark.browser
@@ -218,7 +219,7 @@ def test_a_gm_a_player_and_two_readers_run_a_war_inchromium(tmp_path, app_factor
             assert p.locator("#gm").is_hidden() and p.locator("#links").is_hidden()
 
         # the player's page has committed to its contribution to turn 1's dice on its own
-        player.wait_for_function("() => last && last.view.dice && last.view.dice.committed")
+        _wait(player, "last && last.view.dice && last.view.dice.committed")
         gm.fill("#narration", "冬木の夜、二つの陣営が動き出す。")
         gm.click("#narrate-btn")
         asked = answered = battled = False
