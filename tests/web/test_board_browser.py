@@ -158,3 +158,4 @@ def test_the_map_and_the_camps_show_a_barrier(tmp_path, app_factory, live_server
         marker = page.locator("#map svg .barrier[data-camp='1']")
         assert marker.count() == 1 and "結界" in marker.locator("title").text_content()
         assert f"結界 {area}" in page.inner_text("#camps [data-seat='1']")
+        page.screenshot(path=str(tmp_path / "barrier.png"), full_page=True)

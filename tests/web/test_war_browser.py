@@ -345,7 +345,8 @@ def test_a_new_gm_link_replaces_the_old_token_this_browser_held(tmp_path, app_fa
         assert not errors, errors
 
 
-def test_the_creation_form_sets_who_answers_the_anka_pairs_small_decisions(app_factory, live_server):
+def test_the_creation_form_sets_who_answers_the_anka_pairs_small_decisions(tmp_path, app_factory,
+                                                                           live_server):
     app = app_factory()
     with chromium(app, live_server) as (server, browser):
         page = browser.new_page()
@@ -357,7 +358,9 @@ def test_the_creation_form_sets_who_answers_the_anka_pairs_small_decisions(app_f
         page.click("#lang")
         en = page.inner_text("label:has(#c-minor)") + page.inner_text("p:has-text('line-up')")
         assert "small decisions" in en and "the readers (the first answer decides)" in en
+        assert "program" in page.inner_text("#c-pairs select >> nth=0")    # the pairs' drivers too
         page.select_option("#c-minor", "readers")
+        page.screenshot(path=str(tmp_path / "create-minor-en.png"), full_page=True)
         page.click("#create-form button[type=submit]")
         page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
         code = page.url.rsplit("/", 1)[1]

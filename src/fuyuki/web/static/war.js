@@ -101,7 +101,7 @@ async function showCreate() {
   box.replaceChildren();
   for (const p of meta.pairs) {
     const sel = el("select", { "data-pair": p.id },
-      ...["program", "player", "anka"].map(d => el("option", { value: d, text: t("d_" + d) })));
+      ...["program", "player", "anka"].map(d => el("option", { value: d, "data-i18n": "d_" + d, text: t("d_" + d) })));
     if (p.id === meta.pairs[0].id) sel.value = "anka";
     box.append(el("label", { class: "row" }, el("span", { text: `${p.faction[lang()] || ""} ${p.servant}（${p.master}）` }), sel));
   }
