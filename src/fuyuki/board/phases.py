@@ -112,11 +112,12 @@ def groups(g: "Game", seat: int) -> dict[str, list["Char"]]:
     return out
 
 
-def action_phase(g: "Game", seat: int) -> Flow:
+def action_phase(g: "Game", seat: int, done: set[str] | None = None) -> Flow:
     """One action phase per group (the characters acting together; each one acting alone),
-    in the order the camp chooses."""
+    in the order the camp chooses (``done``: the groups that have had theirs — a game resumed
+    in mid-phase, :mod:`fuyuki.board.agents.belief`)."""
     g.phase = "action"
-    done: set[str] = set()
+    done = set() if done is None else done
     camp = g.camps[seat]
     while not camp.out:
         left = {k: v for k, v in groups(g, seat).items() if k not in done}
@@ -135,9 +136,10 @@ def members(g: "Game", seat: int, key: str) -> list["Char"]:
     return [c] if c.alive and c.camp == seat else []
 
 
-def group_phase(g: "Game", seat: int, key: str) -> Flow:
-    """The three parts (action / move or build / battle) in any order, each at most once."""
-    parts = ["action", "move", "battle"]
+def group_phase(g: "Game", seat: int, key: str, parts: list[str] | None = None) -> Flow:
+    """The three parts (action / move or build / battle) in any order, each at most once
+    (``parts``: the ones left, in a game resumed in mid-phase)."""
+    parts = ["action", "move", "battle"] if parts is None else parts
     while parts and not g.camps[seat].out and members(g, seat, key):
         part = yield from g._ask(seat, "part", parts + ["end"], spells=True, group=key)
         if part == "end":
@@ -327,10 +329,11 @@ def move_part(g: "Game", seat: int, key: str) -> Flow:
 
 
 # ---------------------------------------------------------------- battle
-def battle_part(g: "Game", seat: int, key: str) -> Flow:
-    """The master and one servant of the group may each start a 《戦闘》."""
-    fought: set[str] = set()
-    servant_used = False
+def battle_part(g: "Game", seat: int, key: str, fought: set[str] | None = None) -> Flow:
+    """The master and one servant of the group may each start a 《戦闘》 (``fought``: those
+    that have, in a game resumed in mid-part)."""
+    fought = set() if fought is None else fought
+    servant_used = any(g.chars[c].role == "servant" for c in fought)
     while not g.camps[seat].out:
         opts = []
         for c in members(g, seat, key):

@@ -36,12 +36,13 @@ def _check_lang(lang: str) -> str:
 
 
 BOTS = ("random", "heuristic")
+PLAY_BOTS = (*BOTS, "hard")      # the hard bot searches: too slow for simulations
 
 
-def bots_error(bots: str) -> DataError:
-    """``--bots`` names no board bot."""
-    return DataError("--bots", "bots", "must be random or heuristic", "choice",
-                     allowed=" | ".join(BOTS), got=repr(bots))
+def bots_error(bots: str, allowed: tuple[str, ...] = BOTS) -> DataError:
+    """``--bots`` names no board bot (of ``allowed``)."""
+    return DataError("--bots", "bots", f"must be {' or '.join(allowed)}", "choice",
+                     allowed=" | ".join(allowed), got=repr(bots))
 
 
 def players_error(players: int, camps: int) -> None:
@@ -469,7 +470,10 @@ def play(
                                         "(saber,archer,rider,berserker,caster)"),
     seat: int = typer.Option(0, help="your seat"),
     lang: str = typer.Option("ja", help="ja (default) or en"),
-    bots: str = typer.Option("heuristic", help="random or heuristic"),
+    bots: str = typer.Option("heuristic", help="random, heuristic or hard"),
+    bot_iterations: Optional[int] = typer.Option(
+        None, "--bot-iterations", help="worlds the hard bot searches a decision (then the same "
+        "--seed plays the same game; default: about 0.8 s of CPU a decision)"),
     bots_only: bool = typer.Option(False, "--bots-only", help="bots play every seat; print the game"),
     save: Optional[Path] = typer.Option(None, help="save the game record (JSON) here"),
     pack: Optional[Path] = typer.Option(None, help="a content pack directory"),
@@ -486,8 +490,11 @@ def play(
 
     console = Console()
     _check_lang(lang)
-    if bots not in BOTS:
-        fail(bots_error(bots), lang)
+    if bots not in PLAY_BOTS:
+        fail(bots_error(bots, PLAY_BOTS), lang)
+    if bot_iterations is not None and bot_iterations < 1:
+        fail(DataError("--bot-iterations", "iterations", f"must be 1 or more, not {bot_iterations}",
+                       "low", lo=1, got=repr(bot_iterations)), lang)
     if seed is None:
         seed = secrets.randbelow(10**9)
     try:
@@ -503,7 +510,8 @@ def play(
             raise DataError("--seat", "seat", f"must be 0 to {game.n - 1}", "between", lo=0,
                             hi=game.n - 1, got=seat)
         human = None if bots_only else seat
-        agents = [make_bot(bots, seed, s) for s in range(game.n)]
+        budget = {} if bot_iterations is None else {"iterations": bot_iterations}
+        agents = [make_bot(bots, seed, s, **budget) for s in range(game.n)]
         teacher = Teacher(tutorial)
         from fuyuki.cli.screen import Decider
 
