@@ -28,12 +28,13 @@ class BoardAdapter(Adapter):
     page = "board.html"
     takeover = "heuristic"
     pace = 0.3             # a turn is many small decisions (group, part, target...)
+    slow_bots = frozenset({"hard"})      # the hard bot searches: it thinks in the worker process
 
     def __init__(self) -> None:
         self._public: tuple[Any, int, dict[str, Any]] | None = None   # (game, step, view(None))
 
     def levels(self) -> dict[str, str]:
-        return {"easy": "random", "normal": "heuristic"}
+        return {"easy": "random", "normal": "heuristic", "hard": "hard"}
 
     def check_config(self, raw: dict[str, Any]) -> dict[str, Any]:
         pack = default_pack()
@@ -49,7 +50,7 @@ class BoardAdapter(Adapter):
         return {**out, **{k: common[k] for k in ("bots", "bot_level", "timer")}}
 
     def make_bot(self, name: str, seed: int, seat: int, config: dict[str, Any], **kw: Any) -> Any:
-        return make_bot(name, seed, seat)
+        return make_bot(name, seed, seat, **kw)      # kw: the hard bot's ``seconds``
 
     def event_text(self, game: Any, event: Event) -> dict[str, str] | None:
         """The board's own text of ``event``, naming characters and camps as the public view
