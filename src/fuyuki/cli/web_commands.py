@@ -41,6 +41,14 @@ def register(app: typer.Typer) -> None:
         db: str = typer.Option("", help="postgresql://... to keep the tables in PostgreSQL "
                                         "(default: SQLite in --data)"),
         lang: str = typer.Option("ja", help="message language: ja | en"),
+        public_url: str = typer.Option(
+            "", help="the server's address as players open it (https://...): the link of a "
+                     "notice; without it no notice is sent"),
+        smtp_host: str = typer.Option("", help="mail server of e-mail notices (login and STARTTLS: "
+                                               "FUYUKI_SMTP_USER, FUYUKI_SMTP_PASSWORD, "
+                                               "FUYUKI_SMTP_STARTTLS=1)"),
+        smtp_port: int = typer.Option(25, min=1, max=65535, help="its port"),
+        smtp_from: str = typer.Option("", help="the From address of e-mail notices"),
         log_level: str = typer.Option(
             "info", help="what the server logs to stderr: debug | info (tables created, "
                          "started, finished, resumed; refused requests) | warning | error"),
@@ -52,6 +60,7 @@ def register(app: typer.Typer) -> None:
             import uvicorn
 
             from fuyuki.web.app import create_app
+            from fuyuki.web.notify import NotifySettings
             from fuyuki.web.settings import Settings
         except ImportError as exc:  # pragma: no cover - the web extra is missing
             typer.echo(f"fuyuki serve needs the web extra (pip install 'fuyuki[web]'): {exc}", err=True)
@@ -59,7 +68,10 @@ def register(app: typer.Typer) -> None:
         try:
             settings = Settings(bot_delay=bot_delay, disconnect_grace=grace,
                                 allowed_origins=tuple(allow_origin))
-            app = create_app(data, settings=settings, storage=open_storage(db) if db else None)
+            notify = NotifySettings(public_url=public_url, smtp_host=smtp_host, smtp_port=smtp_port,
+                                    smtp_from=smtp_from)
+            app = create_app(data, settings=settings, storage=open_storage(db) if db else None,
+                             notify=notify)
         except (FuyukiError, OSError) as exc:
             typer.echo(f"fuyuki serve: {exc}", err=True)
             raise typer.Exit(2) from None

@@ -23,6 +23,8 @@ HTTP
   POST /api/war/verify            a published war log (UTF-8 text, at most max_log bytes)
                                   replayed by ``war verify`` -> exit, line, code, message
                                   {ja, en} (fuyuki.rpg.war_log.verdict)
+  /mine, /api/mine, /api/tables/{code}/notify|follow|unfollow, /unfollow/...   play-by-post:
+                                  this browser's tables, notices (fuyuki.web.pbp)
 
 WebSocket /ws/{code}
   client -> server  {"type":"hello","token":T|null}   first, within hello_timeout
@@ -55,6 +57,8 @@ from fuyuki.core.errors import IllegalAction
 from fuyuki.web import security
 from fuyuki.web.games import DEFAULT, adapter, games
 from fuyuki.web.manager import Manager
+from fuyuki.web.notify import Notifier, NotifySettings
+from fuyuki.web.pbp import mount as mount_pbp
 from fuyuki.web.qr import qr_svg
 from fuyuki.web.settings import Settings, check_name
 from fuyuki.web.storage import SQLiteStorage, Storage
@@ -72,14 +76,16 @@ MESSAGES = ("move", "back", "start", "ping", "chat", "rematch")   # the kinds a 
 
 
 def create_app(data: str | Path | None = None, *, storage: Storage | None = None,
-               settings: Settings | None = None) -> FastAPI:
-    """The app over ``storage`` (default: SQLite in ``data``)."""
+               settings: Settings | None = None, notify: NotifySettings | None = None) -> FastAPI:
+    """The app over ``storage`` (default: SQLite in ``data``); ``notify``: the notices'
+    settings (default: none sent)."""
     settings = settings or Settings()
     if storage is None:
         if data is None:
             raise ValueError("give a data directory or a storage")
         storage = SQLiteStorage(data)
     manager = Manager(storage, settings)
+    notifier = manager.notifier = Notifier(storage, notify or NotifySettings())
     refusals = security.Refusals()
     security.quiet_frames()               # a client's bad frame is not a traceback in our log
     sockets: dict[str, int] = {}          # open WebSockets per client address
@@ -87,20 +93,27 @@ def create_app(data: str | Path | None = None, *, storage: Storage | None = None
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
+        notifier.start()
+        _resume_timed(manager)
         yield
         manager.close()
+        notifier.stop()
 
     app = FastAPI(title="fuyuki — table server", lifespan=lifespan,
                   docs_url=None, redoc_url=None, openapi_url=None)
     app.state.manager = manager
     app.state.refusals = refusals
+    app.state.notifier = notifier
 
     def _error(exc: IllegalAction) -> JSONResponse:
         """A refused request: its 4xx answer, counted and logged by kind."""
         status = STATUS.get(exc.code, 400)
         refusals.note(f"http {status} {exc.code}",
                       logging.ERROR if status >= 500 else logging.WARNING)
-        return JSONResponse({"error": exc.code, "message": str(exc)}, status_code=status)
+        answer = {"error": exc.code, "message": str(exc)}
+        if isinstance(exc.params.get("ja"), str):
+            answer["message_ja"] = exc.params["ja"]
+        return JSONResponse(answer, status_code=status)
 
     @app.exception_handler(IllegalAction)
     async def refused(request: Request, exc: IllegalAction):
@@ -282,6 +295,8 @@ def create_app(data: str | Path | None = None, *, storage: Storage | None = None
         async with replaying:
             return await run_in_threadpool(verdict, text)
 
+    mount_pbp(app, manager, notifier, body, _error, page, address)
+
     @app.websocket("/ws/{code}")
     async def ws_table(ws: WebSocket, code: str):
         if not security.origin_allowed(ws.headers.get("origin"), ws.headers.get("host"),
@@ -392,6 +407,23 @@ def create_app(data: str | Path | None = None, *, storage: Storage | None = None
             await _close(ws, 1000)
 
     return app
+
+
+def _resume_timed(manager: Manager) -> None:
+    """Load the tables whose decision timers run (stored deadlines): a play-by-post timer
+    expires with every page closed, after a restart too."""
+    try:
+        codes = manager.storage.timed_codes()
+    except Exception:  # noqa: BLE001 - the tables still resume on first use
+        log.exception("the tables with running timers could not be listed")
+        return
+    for code in codes:
+        try:
+            table = manager.get(code)
+            if table is not None and table.status == "playing":
+                table.refresh()
+        except Exception:  # noqa: BLE001 - one broken table does not stop the others
+            log.exception("table %s: its timers could not be resumed", code)
 
 
 def address(conn: Request | WebSocket) -> str:

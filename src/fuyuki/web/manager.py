@@ -89,6 +89,7 @@ class Manager:
         self.settings = settings
         self.tables: dict[str, Table] = {}
         self.creators: dict[str, str] = {}      # code -> the address that created it
+        self.notifier = None                    # the tables' notices (fuyuki.web.notify)
 
     def get(self, code: str) -> Table | None:
         if not security.valid_code(code):
@@ -100,7 +101,7 @@ class Manager:
                 return None
             self._make_room()
             try:
-                t = Table(row, self.storage, self.settings)
+                t = Table(row, self.storage, self.settings, notifier=self.notifier)
             except FuyukiError as exc:
                 # the stored moves do not replay (rules data changed under the table): say so
                 log.error("table %s cannot be replayed", code, exc_info=True)
@@ -188,7 +189,7 @@ class Manager:
         """Store a new table and hold it in memory."""
         self.storage.create_table(row)
         self._make_room()
-        t = self.tables[row.code] = Table(row, self.storage, self.settings)
+        t = self.tables[row.code] = Table(row, self.storage, self.settings, notifier=self.notifier)
         if address is not None:
             self.creators[row.code] = address
         kinds = Counter(s.kind for s in row.seats)

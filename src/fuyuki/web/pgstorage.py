@@ -16,7 +16,7 @@ import time
 from typing import Any
 
 from fuyuki.core.errors import FuyukiError
-from fuyuki.web.storage import SeatRow, Storage, TableRow
+from fuyuki.web.storage import SeatRow, Storage, TableRow, Target
 
 log = logging.getLogger("fuyuki.web.pgstorage")
 
@@ -52,6 +52,21 @@ CREATE TABLE IF NOT EXISTS chat (
     PRIMARY KEY (code, idx)
 );
 CREATE INDEX IF NOT EXISTS tables_status ON tables(status, created);
+CREATE TABLE IF NOT EXISTS notify_targets (
+    code   TEXT NOT NULL REFERENCES tables(code) ON DELETE CASCADE,
+    seat   INTEGER NOT NULL,
+    kind   TEXT NOT NULL,
+    key    TEXT NOT NULL,
+    target TEXT NOT NULL,
+    lang   TEXT NOT NULL,
+    PRIMARY KEY (code, seat, kind, key)
+);
+CREATE TABLE IF NOT EXISTS notify_sent (
+    code TEXT NOT NULL REFERENCES tables(code) ON DELETE CASCADE,
+    seat INTEGER NOT NULL,
+    key  TEXT NOT NULL,
+    PRIMARY KEY (code, seat, key)
+);
 """
 
 
@@ -153,6 +168,33 @@ class PostgresStorage(Storage):
             return db.execute("SELECT code FROM tables WHERE status=%s ORDER BY created",
                               (status,)).fetchall()
         return [r[0] for r in self._run(work)]
+
+    # -- notifications (fuyuki.web.notify)
+    def timed_codes(self) -> list[str]:
+        return [r[0] for r in self._run(lambda db: db.execute(
+            "SELECT DISTINCT code FROM seats WHERE deadline IS NOT NULL").fetchall())]
+
+    def set_target(self, t: Target) -> None:
+        self._write("INSERT INTO notify_targets(code, seat, kind, key, target, lang) "
+                    "VALUES (%s,%s,%s,%s,%s,%s) ON CONFLICT (code, seat, kind, key) "
+                    "DO UPDATE SET target=EXCLUDED.target, lang=EXCLUDED.lang",
+                    (t.code, t.seat, t.kind, t.key, t.target, t.lang))
+
+    def targets(self, code: str, seat: int | None = None) -> list[Target]:
+        rows = self._run(lambda db: db.execute(
+            "SELECT code, seat, kind, target, lang, key FROM notify_targets WHERE code=%s "
+            "AND (%s::int IS NULL OR seat=%s) ORDER BY seat, kind, key", (code, seat, seat)).fetchall())
+        return [Target(*r) for r in rows]
+
+    def remove_target(self, code: str, seat: int, kind: str | None = None, key: str = "") -> int:
+        return self._run(lambda db: db.execute(
+            "DELETE FROM notify_targets WHERE code=%s AND seat=%s AND (%s::text IS NULL OR kind=%s) "
+            "AND key=%s", (code, seat, kind, kind, key)).rowcount)
+
+    def claim_notice(self, code: str, seat: int, key: str) -> bool:
+        return self._run(lambda db: db.execute(
+            "INSERT INTO notify_sent(code, seat, key) VALUES (%s,%s,%s) ON CONFLICT DO NOTHING",
+            (code, seat, key)).rowcount) == 1
 
     def close(self) -> None:
         with self._lock:

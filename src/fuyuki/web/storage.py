@@ -44,6 +44,19 @@ class TableRow:
     chat: list[dict[str, Any]] = field(default_factory=list)
 
 
+@dataclass
+class Target:
+    """Where a "your turn" or a war's notice goes: an e-mail address or a webhook URL of one
+    seat (``seat`` >= 0, at most one per kind), or of a reader of the table (``seat`` -1,
+    ``key``: the reader's own unsubscribe key, which opens nothing else)."""
+    code: str
+    seat: int
+    kind: str                  # "email" | "webhook"
+    target: str
+    lang: str = "ja"
+    key: str = ""
+
+
 class Storage:
     """What the server needs from a store. Every method is short and synchronous."""
 
@@ -70,6 +83,28 @@ class Storage:
         raise NotImplementedError
 
     def codes(self, status: str | None = None) -> list[str]:
+        raise NotImplementedError
+
+    def timed_codes(self) -> list[str]:
+        """The tables with a running (stored) decision timer."""
+        raise NotImplementedError
+
+    def set_target(self, t: Target) -> None:
+        """Store ``t``, replacing the one of the same table, seat, kind and key."""
+        raise NotImplementedError
+
+    def targets(self, code: str, seat: int | None = None) -> list[Target]:
+        """The targets of ``seat`` (None: of every seat and reader of the table)."""
+        raise NotImplementedError
+
+    def remove_target(self, code: str, seat: int, kind: str | None = None, key: str = "") -> int:
+        """Remove a seat's target of ``kind`` (None: every kind), or the reader's of ``key``;
+        the number removed."""
+        raise NotImplementedError
+
+    def claim_notice(self, code: str, seat: int, key: str) -> bool:
+        """Note that notice ``key`` of ``seat`` is being sent: True the first time only (every
+        process and restart alike: a unique row refuses the second)."""
         raise NotImplementedError
 
     def close(self) -> None:
@@ -106,6 +141,21 @@ CREATE TABLE IF NOT EXISTS chat (
     idx   INTEGER NOT NULL,
     entry TEXT NOT NULL,
     PRIMARY KEY (code, idx)
+);
+CREATE TABLE IF NOT EXISTS notify_targets (
+    code   TEXT NOT NULL,
+    seat   INTEGER NOT NULL,
+    kind   TEXT NOT NULL,
+    key    TEXT NOT NULL,
+    target TEXT NOT NULL,
+    lang   TEXT NOT NULL,
+    PRIMARY KEY (code, seat, kind, key)
+);
+CREATE TABLE IF NOT EXISTS notify_sent (
+    code TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    key  TEXT NOT NULL,
+    PRIMARY KEY (code, seat, key)
 );
 """
 
@@ -211,6 +261,33 @@ class SQLiteStorage(Storage):
                                         (status,)).fetchall()
         return [r[0] for r in rows]
 
+    def timed_codes(self) -> list[str]:
+        with self._lock:
+            rows = self._db.execute("SELECT DISTINCT code FROM seats WHERE deadline IS NOT NULL").fetchall()
+        return [r[0] for r in rows]
+
+    def set_target(self, t: Target) -> None:
+        self._write("INSERT OR REPLACE INTO notify_targets(code, seat, kind, key, target, lang) "
+                    "VALUES (?,?,?,?,?,?)", (t.code, t.seat, t.kind, t.key, t.target, t.lang))
+
+    def targets(self, code: str, seat: int | None = None) -> list[Target]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT code, seat, kind, target, lang, key FROM notify_targets WHERE code=? "
+                "AND (? IS NULL OR seat=?) ORDER BY seat, kind, key", (code, seat, seat)).fetchall()
+        return [Target(*r) for r in rows]
+
+    def remove_target(self, code: str, seat: int, kind: str | None = None, key: str = "") -> int:
+        with self._lock:
+            return self._db.execute(
+                "DELETE FROM notify_targets WHERE code=? AND seat=? AND (? IS NULL OR kind=?) "
+                "AND key=?", (code, seat, kind, kind, key)).rowcount
+
+    def claim_notice(self, code: str, seat: int, key: str) -> bool:
+        with self._lock:
+            return self._db.execute("INSERT OR IGNORE INTO notify_sent(code, seat, key) VALUES (?,?,?)",
+                                    (code, seat, key)).rowcount == 1
+
     def close(self) -> None:
         with self._lock:
             self._db.close()
@@ -221,6 +298,8 @@ class MemoryStorage(Storage):
 
     def __init__(self) -> None:
         self._tables: dict[str, TableRow] = {}
+        self._targets: dict[tuple[str, int, str, str], Target] = {}
+        self._sent: set[tuple[str, int, str]] = set()
 
     def create_table(self, row: TableRow) -> None:
         self._tables[row.code] = TableRow(row.code, row.seed, dict(row.config), row.status,
@@ -255,3 +334,26 @@ class MemoryStorage(Storage):
 
     def codes(self, status: str | None = None) -> list[str]:
         return [c for c, t in self._tables.items() if status is None or t.status == status]
+
+    def timed_codes(self) -> list[str]:
+        return [c for c, t in self._tables.items() if any(s.deadline is not None for s in t.seats)]
+
+    def set_target(self, t: Target) -> None:
+        self._targets[(t.code, t.seat, t.kind, t.key)] = Target(**vars(t))
+
+    def targets(self, code: str, seat: int | None = None) -> list[Target]:
+        return [Target(**vars(t)) for k, t in sorted(self._targets.items())
+                if k[0] == code and (seat is None or k[1] == seat)]
+
+    def remove_target(self, code: str, seat: int, kind: str | None = None, key: str = "") -> int:
+        gone = [k for k in self._targets
+                if k[:2] == (code, seat) and (kind is None or k[2] == kind) and k[3] == key]
+        for k in gone:
+            del self._targets[k]
+        return len(gone)
+
+    def claim_notice(self, code: str, seat: int, key: str) -> bool:
+        if (code, seat, key) in self._sent:
+            return False
+        self._sent.add((code, seat, key))
+        return True

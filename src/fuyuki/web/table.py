@@ -30,7 +30,7 @@ from fuyuki.core.errors import IllegalAction
 from fuyuki.web import security
 from fuyuki.web.bots import bot_seed, pool, think
 from fuyuki.web.chat import MAX_ENTRIES, chat_entry
-from fuyuki.web.games import DEFAULT, Adapter, adapter
+from fuyuki.web.games import DEFAULT, LIVE_TIMER, Adapter, adapter
 from fuyuki.web.settings import Settings, name_key
 from fuyuki.web.storage import SeatRow, Storage, TableRow
 
@@ -119,6 +119,7 @@ class Table:
     storage: Storage
     settings: Settings
     conns: list[Conn] = field(default_factory=list)
+    notifier: Any = None               # the "your turn" sender (fuyuki.web.notify.Notifier)
 
     def __post_init__(self) -> None:
         cfg = self.row.config
@@ -238,6 +239,19 @@ class Table:
                 c.close_code = CLOSE_REPLACED
                 c.drop()
 
+    @property
+    def pbp(self) -> bool:
+        """A play-by-post table (a decision timer longer than a live game's ``LIVE_TIMER``):
+        its timers run with the pages closed, its bots play with nobody connected, and a
+        closed page does not hand its seat to the bot — only an expired timer does, for that
+        one decision."""
+        return self.row.config.get("timer", 0) > LIVE_TIMER
+
+    def may_notify(self) -> bool:
+        """Does this process send the table's notices? (Its owner, when several processes
+        share the tables; the stored claim of each notice refuses a second sender anyway.)"""
+        return True
+
     def connected(self, seat: int) -> bool:
         return any(c.seat == seat and not c.closed for c in self.conns)
 
@@ -265,7 +279,7 @@ class Table:
         if self.away[seat]:
             return True
         since = self.gone_since[seat]
-        if since is not None and not self.connected(seat):
+        if since is not None and not self.connected(seat) and not self.pbp:
             return (now or _now()) - since >= self.settings.disconnect_grace
         return False
 
@@ -347,8 +361,11 @@ class Table:
 
     def _apply(self, seat: int, choice: Any) -> None:
         g = self.game
+        start = g.step
         g.submit(seat, choice)                         # IllegalAction: nothing changed
         self.asked_at.pop(seat, None)                  # answered: a next decision is a new turn
+        if self.pbp:
+            self.away[seat] = False                    # a timed-out seat's bot answered that one
         self._stop_timer(seat)
         self.active_at = _now()
         subs = self.submissions
@@ -358,6 +375,9 @@ class Table:
                 self.row.status = "over"
                 self.storage.set_status(self.code, "over")
                 log.info("table %s finished after %d steps", self.code, len(subs))
+            if self.notifier is not None:
+                for key, text in self.adapter.notices(g, start):
+                    self.notifier.notice(self, key, text)
         except Exception:
             # the store refused: go back to what it holds, so memory never runs ahead of it
             log.exception("table %s: step %d could not be stored; rebuilt from storage",
@@ -380,8 +400,10 @@ class Table:
 
     # ------------------------------------------------------------------ bots and timers
     def _track_decisions(self) -> None:
-        """Note when each seat's open decision appeared (its ``turn``) and start its timer
-        once the seat's page is connected (the deadline is stored: it outlives a restart)."""
+        """Note when each seat's open decision appeared (its ``turn``; a person whose page is
+        closed is told, :meth:`_opened`) and start its timer — a live table's once the seat's
+        page is connected, a play-by-post table's at once (the deadline is stored: it outlives
+        a restart)."""
         pending = self.game.pending() if self.status == "playing" else {}
         now = _now()
         timer = self.row.config.get("timer", 0)
@@ -392,8 +414,9 @@ class Table:
         for seat in pending:
             if seat not in self.asked_at:
                 self.asked_at[seat] = self.step
+                self._opened(seat)
             if timer and seat not in self._timed and self.seats[seat].kind == "human" \
-                    and self.connected(seat):
+                    and (self.pbp or self.connected(seat)):
                 self._timed.add(seat)
                 self.deadline[seat] = now + timer
                 self._store_deadline(seat, _wall() + timer)
@@ -401,6 +424,15 @@ class Table:
             if now >= t and not self.away[seat]:
                 self.away[seat] = True
                 del self.deadline[seat]
+
+    def _opened(self, seat: int) -> None:
+        """A decision opened for ``seat``: a person whose page is closed hears of it (once per
+        decision: its key counts the seat's submissions so far, the same after a restart)."""
+        if self.notifier is None or self.seats[seat].kind != "human" or self.connected(seat) \
+                or self.auto(seat):
+            return
+        n = sum(1 for s, _ in self.submissions if s == seat)
+        self.notifier.turn(self, seat, f"turn:{n}")
 
     def _stop_timer(self, seat: int) -> None:
         self.deadline.pop(seat, None)
@@ -461,7 +493,7 @@ class Table:
     def _auto_pending(self) -> list[int]:
         """Seats a bot must answer now (a slow bot already thinking is left out; it is
         started here)."""
-        if self.status != "playing" or self.game.over or not self.anyone_seated():
+        if self.status != "playing" or self.game.over or not (self.anyone_seated() or self.pbp):
             return []
         now = _now()
         seats = []

@@ -59,6 +59,10 @@ sets only ``name``, ``players`` and its page (docs/web.md, "Adding a game"):
     configuration fields nobody is shown (a game's secret, an uploaded file).
 ``due(table, now) -> (submissions, seconds | None)``
     submissions the clock makes due at ``now`` (wall-clock seconds) and when to look again.
+``notices(game, since) -> [(key, {"ja": ..., "en": ...}), ...]``, ``news``
+    the public news of the events after event ``since`` that people following the table by
+    e-mail or webhook hear of (a war's new turn, a 安価 question), each with a key of its
+    own (sent once); ``news``: readers (no seat) may follow the table (default: no news).
 ``takeover = None``
     no bot ever plays a human seat (a player who is away is simply waited for).
 ``rematch = False``
@@ -79,6 +83,13 @@ from fuyuki.core.events import Event
 
 #: configuration keys of the server itself, never the engine's
 TABLE_KEYS = frozenset({"game", "bots", "bot_level", "timer", "public"})
+#: a decision timer (seconds) up to this long is a live game's; a longer one is play-by-post
+LIVE_TIMER = 600
+#: the longest decision timer: 14 days
+MAX_TIMER = 14 * 86400
+#: what the lobby offers the timer (seconds: off, 1 min, 5 min, 1 h, 12 h, 1 day, 3 days)
+TIMER_CHOICES = (0, 60, 300, 3600, 43200, 86400, 259200)
+TIMER_META = {"timer": [0, 10, MAX_TIMER], "timer_choices": list(TIMER_CHOICES)}
 
 
 class Adapter:
@@ -94,6 +105,7 @@ class Adapter:
     invite = False
     rematch = True
     open_hands = True
+    news = False
 
     def check_config(self, raw: dict[str, Any]) -> dict[str, Any]:
         return self.check_common(raw, set(), self.players, self.players[0],
@@ -136,8 +148,7 @@ class Adapter:
         return contract.event_text(event)
 
     def meta(self) -> dict[str, Any]:
-        return {"players": list(self.players), "levels": list(self.levels()),
-                "timer": [0, 10, 600]}
+        return {"players": list(self.players), "levels": list(self.levels()), **TIMER_META}
 
     def data(self, query: dict[str, str]) -> dict[str, Any]:
         return {}
@@ -154,6 +165,9 @@ class Adapter:
 
     def seat_name(self, config: dict[str, Any], seat: int) -> str:
         return ""
+
+    def notices(self, game: Any, since: int) -> list[tuple[str, dict[str, str]]]:
+        return []
 
     def due(self, table: Any, now: float) -> tuple[list[tuple[int, Any]], float | None]:
         return [], None
@@ -187,8 +201,10 @@ class Adapter:
         if level not in self.levels():
             raise bad("bot_level", f"must be one of {list(self.levels())}")
         timer = raw.get("timer", 0)
-        if type(timer) is not int or not (timer == 0 or 10 <= timer <= 600):
-            raise bad("timer", "0 (off) or 10 to 600 seconds")
+        if type(timer) is not int or not (timer == 0 or 10 <= timer <= MAX_TIMER):
+            raise IllegalAction("bad_config", f"timer: 0 (off) or 10 seconds to 14 days ({MAX_TIMER} "
+                                "seconds)", field="timer",
+                                ja=f"timer: 決定の制限時間は0（なし）か10秒から14日（{MAX_TIMER}秒）まで")
         return {"players": n, "bots": bots, "bot_level": level, "timer": timer}
 
 

@@ -15,7 +15,7 @@ from fuyuki.board.agents import make_bot
 from fuyuki.board.text import Texts
 from fuyuki.core.events import Event
 from fuyuki.core.i18n import pick
-from fuyuki.web.games import Adapter
+from fuyuki.web.games import TIMER_META, Adapter
 
 LANGS = ("ja", "en")
 CARD_KINDS = ("plot", "pay", "discard", "boost")
@@ -79,7 +79,7 @@ class BoardAdapter(Adapter):
         pack = default_pack()
         return {"players": list(range(2, len(pack.camps) + 1)), "levels": list(self.levels()),
                 "camps": [{"id": k, "name": c.name} for k, c in pack.camps.items()],
-                "default_camps": pack.rules["default_camps"], "timer": [0, 10, 600]}
+                "default_camps": pack.rules["default_camps"], **TIMER_META}
 
     def data(self, query: dict[str, str]) -> dict[str, Any]:
         """The default pack's printed texts: cards, 魔術/宝具, skills, camps, the map."""

@@ -78,6 +78,7 @@ class RpgAdapter(Adapter):
     invite = True
     rematch = False                  # a war's links and dice belong to that war alone
     open_hands = False               # the GM console (every sheet, every decision) is the GM's
+    news = True                      # readers follow a war's turns and 安価 questions
 
     def __init__(self) -> None:
         self._last_answer: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -165,6 +166,22 @@ class RpgAdapter(Adapter):
 
     def page_view(self, game: Any, seat: int | None) -> dict[str, Any]:
         return game.view(self.role(game, seat))     # a pair's decision is in its view
+
+    def notices(self, game: Any, since: int) -> list[tuple[str, dict[str, str]]]:
+        """A new turn (``released``) and a 安価 question (``anka_open``): public events, told in
+        the war's own words."""
+        found = []
+        for e in game.events_for("reader", since):
+            if e.kind == "released":
+                key = f"turn:{e.data.get('turn')}"
+            elif e.kind == "anka_open":
+                key = f"q:{e.data.get('q')}"
+            else:
+                continue
+            text = contract.event_text(e)
+            if text:
+                found.append((key, text))
+        return found
 
     # -- the GM and the readers -------------------------------------------------------------------
     def message(self, table: Any, seat: int | None, data: dict[str, Any], conn: Any = None) -> None:

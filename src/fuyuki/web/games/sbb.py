@@ -13,7 +13,7 @@ from fuyuki.sbb.game import RNG_VERSION, rng_version
 from fuyuki.sbb import text as sbb_text
 from fuyuki.sbb.agents import bot_names, make_bot
 from fuyuki.sbb.rules import OPTIONS, Rules, editions
-from fuyuki.web.games import Adapter
+from fuyuki.web.games import TIMER_META, Adapter
 
 LEVELS = {"easy": "random", "normal": "heuristic", "hard": "hard"}
 
@@ -96,7 +96,7 @@ class SbbAdapter(Adapter):
 
     def meta(self) -> dict[str, Any]:
         return {"editions": editions(), "modes": modes(), "options": list(OPTIONS),
-                "levels": list(self.levels()), "players": _players_by(), "timer": [0, 10, 600]}
+                "levels": list(self.levels()), "players": _players_by(), **TIMER_META}
 
     def data(self, query: dict[str, str]) -> dict[str, Any]:
         from fuyuki.core.errors import IllegalAction

@@ -117,6 +117,7 @@ function relabel() {
   const d = $("invite-dialog");
   if (d) d.remove();                         // made again in the new language
   if ($("chat")) { Social.chatPanel($("chat"), send); drawChat(); }
+  if (last) Social.notifyPanel(CODE, seated() ? token() : null);
   drawRounds();
   drawPlay();
 }
@@ -263,6 +264,7 @@ function onState(msg) {
   const fresh = msg.events || [];
   events.push(...fresh);
   last = msg;
+  Social.notifyPanel(CODE, seated() ? token() : null);       // (drawn again only when the seat or language changes)
   if ($(errBox) && fresh.length) $(errBox).textContent = "";
   $("conn").textContent = msg.you === null ? t("spectating") : "";
   if (msg.chat) {
@@ -340,7 +342,7 @@ function drawTimer() {
   if (!deadlineAt) { $("timer").textContent = ""; return; }
   const tick = () => {
     const n = Math.max(0, Math.ceil((deadlineAt - Date.now()) / 1000));
-    $("timer").textContent = t("seconds_left", { n });
+    $("timer").textContent = Social.timeLeft(n);
   };
   tick();
   timerHandle = setInterval(tick, 500);

@@ -45,6 +45,33 @@ Object.assign(ERRORS.en, { no_room: "No place left for spectators at this table"
   replaced: "This seat was opened in another tab or device (this page let go)",
   not_found: "There is no such table" });
 
+// play-by-post: the decision limits the lobby offers, the notices of a closed page, /mine
+Object.assign(I18N.ja, {
+  timer_0: "なし", timer_60: "1分", timer_300: "5分", timer_3600: "1時間", timer_43200: "12時間",
+  timer_86400: "1日", timer_259200: "3日", time_left_long: "残り{d}日{h}時間{m}分", time_left_hours: "残り{h}時間{m}分",
+  notify_h: "通知（ページを閉じているとき）",
+  notify_note: "このページを閉じている間にあなたの番が来たら知らせます（決定ごとに1回）。リンクに席の鍵は入りません：開くのはこのブラウザです。",
+  notify_email: "メールアドレス", notify_webhook: "Webhook URL（Discord など、https）", notify_save: "保存", notify_remove: "解除",
+  notify_saved: "保存しました", notify_removed: "解除しました", follow_h: "新しいターンと安価の通知を受け取る", follow_note: "読者として購読します（いつでも停止できます）。",
+  follow_btn: "購読", unfollow_btn: "購読をやめる", following: "購読中",
+  mine_link: "あなたの番のテーブル", mine_h: "このブラウザのテーブル", mine_none: "このブラウザが席を持つテーブルはありません",
+  mine_decide: "あなたの番", mine_wait: "待ち", mine_until: "期限 {at}",
+});
+Object.assign(I18N.en, {
+  timer_0: "off", timer_60: "1 min", timer_300: "5 min", timer_3600: "1 hour", timer_43200: "12 hours",
+  timer_86400: "1 day", timer_259200: "3 days", time_left_long: "{d} d {h} h {m} min left", time_left_hours: "{h} h {m} min left",
+  notify_h: "Notices (while this page is closed)",
+  notify_note: "You hear when it is your move while this page is closed (once per decision). The link carries no seat key: this browser opens it.",
+  notify_email: "E-mail address", notify_webhook: "Webhook URL (Discord…, https)", notify_save: "Save", notify_remove: "Remove",
+  notify_saved: "Saved", notify_removed: "Removed", follow_h: "Hear of new turns and 安価 questions", follow_note: "You follow as a reader (stop any time).",
+  follow_btn: "Follow", unfollow_btn: "Stop following", following: "Following",
+  mine_link: "Tables waiting for you", mine_h: "This browser's tables", mine_none: "This browser holds no seat",
+  mine_decide: "Your move", mine_wait: "waiting", mine_until: "until {at}",
+});
+Object.assign(ERRORS.ja, { bad_email: "メールアドレスではありません", bad_webhook: "Webhook は公開ホストの https URL です",
+  private_webhook: "Webhook の宛先にプライベート・ループバックのアドレスは使えません", notify_off: "このサーバーはこの通知を送りません",
+  readers_full: "このテーブルの読者通知は満員です", bad_notify: "通知の設定が正しくありません" });
+
 const STAMPS = ["hello", "gg", "thanks", "sorry", "nice", "wow", "thinking", "oops"];   // web/chat.py
 // (text, not emoji: a phone or a server without an emoji font would show empty boxes)
 
@@ -175,6 +202,86 @@ const Social = {
       el("b", { text: seatName(c.seat) + ": " }),
       c.stamp ? `«${t("stamp_" + c.stamp)}»` : c.text)));
     list.scrollTop = list.scrollHeight;
+  },
+
+  // ---------------------------------------------------------------- the time left
+  // a decision's time left: seconds for a live table, hours and days for play-by-post
+  timeLeft(n) {
+    if (n < 600) return t("seconds_left", { n });
+    const d = Math.floor(n / 86400), h = Math.floor(n % 86400 / 3600), m = Math.floor(n % 3600 / 60);
+    return d ? t("time_left_long", { d, h, m }) : t("time_left_hours", { h, m });
+  },
+
+  // ---------------------------------------------------------------- notices
+  // A panel after the chat: a seat sets its e-mail and webhook (shown to that seat only, sent
+  // with its token in a header); a reader of a game with news follows it with a key of its
+  // own (kept here, the unsubscribe link carries it too). Drawn again when the page's seat
+  // or language changes.
+  async notifyPanel(code, seatToken) {
+    const chat = document.getElementById("chat");
+    if (!chat) return;
+    const who = (seatToken ? "seat" : "reader") + lang();
+    let box = document.getElementById("notify-panel");
+    if (box && box.dataset.who === who) return;
+    if (!box) { box = el("details", { id: "notify-panel", class: "panel" }); chat.after(box); }
+    box.dataset.who = who;
+    let server = { offered: {}, news: false };
+    try { server = await api(`/api/notify?code=${encodeURIComponent(code)}`); } catch (e) { /* none */ }
+    const offered = server.offered.email || server.offered.webhook;
+    box.classList.toggle("hidden", !offered || (!seatToken && !server.news));
+    if (box.classList.contains("hidden")) return;
+    const note = el("div", { id: "notify-msg", class: "dim small-note", "aria-live": "polite" });
+    const say = (key, e) => { note.textContent = e ? errText(e.code, e.message) : t(key); };
+    const call = async (method, path, body) => {
+      const headers = { "Content-Type": "application/json" };
+      if (seatToken) headers["X-Seat-Token"] = seatToken;
+      const r = await fetch(path, { method, headers, body: body ? JSON.stringify(body) : undefined });
+      const data = await r.json();
+      if (!r.ok) { const err = new Error(data.message); err.code = data.error; throw err; }
+      return data;
+    };
+    const row = (kind, label, value, onSave, onRemove) => {
+      const input = el("input", { id: `notify-${kind}`, type: kind === "email" ? "email" : "url",
+        maxlength: "500", autocomplete: "off", value: value || "" });
+      return el("div", { class: "row" }, el("label", null, el("span", { text: t(label) }), el("br"), input),
+        el("button", { type: "button", class: "small", id: `notify-${kind}-save`, text: t(seatToken ? "notify_save" : "follow_btn"),
+          onclick: () => onSave(kind, input.value.trim()) }),
+        onRemove ? el("button", { type: "button", class: "small", id: `notify-${kind}-remove`, text: t("notify_remove"),
+          onclick: () => { input.value = ""; onRemove(kind); } }) : null);
+    };
+    const body = [el("summary", { text: t(seatToken ? "notify_h" : "follow_h") })];
+    if (seatToken) {
+      let mine;
+      try { mine = await call("GET", `/api/tables/${code}/notify`); } catch (e) { box.classList.add("hidden"); return; }
+      const save = async (kind, target) => {
+        try { await call("POST", `/api/tables/${code}/notify`, { kind, target, lang: lang() }); say(target ? "notify_saved" : "notify_removed"); }
+        catch (e) { say(null, e); }
+      };
+      body.push(el("p", { class: "dim small-note", text: t("notify_note") }));
+      for (const [kind, label] of [["email", "notify_email"], ["webhook", "notify_webhook"]]) {
+        if (mine.offered[kind]) body.push(row(kind, label, mine[kind], save, k => save(k, "")));
+      }
+    } else {
+      const KEY = "fuyuki.follow." + code;
+      const keys = () => { try { return JSON.parse(localStorage.getItem(KEY) || "[]"); } catch (e) { return []; } };
+      const follow = async (kind, target) => {
+        try {
+          const r = await call("POST", `/api/tables/${code}/follow`, { kind, target, lang: lang() });
+          localStorage.setItem(KEY, JSON.stringify([...keys(), r.key]));
+          say("following");
+        } catch (e) { say(null, e); }
+      };
+      body.push(el("p", { class: "dim small-note", text: t("follow_note") }),
+        server.offered.email ? row("email", "notify_email", "", follow, null) : null,
+        server.offered.webhook ? row("webhook", "notify_webhook", "", follow, null) : null,
+        el("button", { type: "button", class: "small", id: "unfollow-btn", text: t("unfollow_btn"), onclick: async () => {
+          for (const key of keys()) { try { await call("POST", `/api/tables/${code}/unfollow`, { key }); } catch (e) { /* gone */ } }
+          localStorage.removeItem(KEY);
+          say("notify_removed");
+        } }));
+    }
+    body.push(note);
+    box.replaceChildren(...body.filter(Boolean));
   },
 
   // ---------------------------------------------------------------- rematch
