@@ -52,22 +52,30 @@ def register(app: typer.Typer) -> None:
         log_level: str = typer.Option(
             "info", help="what the server logs to stderr: debug | info (tables created, "
                          "started, finished, resumed; refused requests) | warning | error"),
+        log_format: str = typer.Option(
+            "text", help="text (one readable line a record) | json (one JSON object a line: "
+                         "time, level, logger, message, table, seat, event...)"),
+        shutdown_seconds: float = typer.Option(
+            10.0, min=0.5, max=600, help="on SIGTERM/SIGINT: seconds for the moves in flight to "
+                                         "finish and the pages to close before the process exits"),
     ) -> None:
         if log_level not in LOG_LEVELS:
             typer.echo(f"fuyuki serve: --log-level: one of {' | '.join(LOG_LEVELS)}", err=True)
             raise typer.Exit(2)
+        if log_format not in LOG_FORMATS:
+            typer.echo(f"fuyuki serve: --log-format: one of {' | '.join(LOG_FORMATS)}", err=True)
+            raise typer.Exit(2)
         try:
-            import uvicorn
-
             from fuyuki.web.app import create_app
             from fuyuki.web.notify import NotifySettings
+            from fuyuki.web.server import Server
             from fuyuki.web.settings import Settings
         except ImportError as exc:  # pragma: no cover - the web extra is missing
             typer.echo(f"fuyuki serve needs the web extra (pip install 'fuyuki[web]'): {exc}", err=True)
             raise typer.Exit(2) from None
         try:
             settings = Settings(bot_delay=bot_delay, disconnect_grace=grace,
-                                allowed_origins=tuple(allow_origin))
+                                allowed_origins=tuple(allow_origin), shutdown_seconds=shutdown_seconds)
             notify = NotifySettings(public_url=public_url, smtp_host=smtp_host, smtp_port=smtp_port,
                                     smtp_from=smtp_from)
             app = create_app(data, settings=settings, storage=open_storage(db) if db else None,
@@ -77,10 +85,11 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(2) from None
         url = f"http://{'localhost' if host in ('127.0.0.1', '0.0.0.0') else host}:{port}/"
         typer.echo(("ロビー: " if lang == "ja" else "Lobby: ") + url)
-        handler = configure_logging(log_level)
+        handler = configure_logging(log_level, fmt=log_format)
         try:
-            uvicorn.Server(server_config(app, host, port, proxy_headers=proxy_headers,
-                                         forwarded_allow_ips=forwarded_allow_ips)).run()
+            Server(server_config(app, host, port, proxy_headers=proxy_headers,
+                                 forwarded_allow_ips=forwarded_allow_ips,
+                                 timeout_graceful_shutdown=settings.shutdown_seconds)).run()
         finally:
             logging.getLogger().removeHandler(handler)
 
@@ -132,16 +141,19 @@ def register(app: typer.Typer) -> None:
 
 
 LOG_LEVELS = ("debug", "info", "warning", "error")
-LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+LOG_FORMATS = ("text", "json")
 
 
-def configure_logging(level: str, stream=None) -> logging.Handler:
-    """The log of ``fuyuki serve``: one line per record (time, level, logger, message; an
-    error's traceback below it) on stderr, at ``level`` for fuyuki's loggers. uvicorn's
-    loggers write through the same handler (``server_config`` leaves their configuration
-    alone) at warning and above."""
+def configure_logging(level: str, stream=None, fmt: str = "text") -> logging.Handler:
+    """The log of ``fuyuki serve``: one line per record on stderr — readable text (time, level,
+    logger, message; an error's traceback below it) or, with ``fmt="json"``, one JSON object
+    (:mod:`fuyuki.web.logs`) — at ``level`` for fuyuki's loggers. uvicorn's loggers write
+    through the same handler (``server_config`` leaves their configuration alone) at warning
+    and above."""
+    from fuyuki.web.logs import JsonFormatter, TextFormatter
+
     handler = logging.StreamHandler(stream or sys.stderr)
-    handler.setFormatter(logging.Formatter(LOG_FORMAT))
+    handler.setFormatter(JsonFormatter() if fmt == "json" else TextFormatter())
     root = logging.getLogger()
     for old in [h for h in root.handlers if getattr(h, "fuyuki_serve", False)]:
         root.removeHandler(old)

@@ -20,6 +20,9 @@ HTTP
   GET  /api/tables/{code}/replay/{step}[?hands=1]   public frame of a finished game (with
                                   hands=1 every seat's own view too: the game is over; a
                                   war's GM console only with the GM's X-Seat-Token header)
+  GET  /healthz                   200 {"status":"ok",...} when this process can serve, else 503
+                                  and the reason (fuyuki.web.operations)
+  GET  /metrics                   the Prometheus text format (fuyuki.web.metrics)
   POST /api/war/verify            a published war log (UTF-8 text, at most max_log bytes)
                                   replayed by ``war verify`` -> exit, line, code, message
                                   {ja, en} (fuyuki.rpg.war_log.verdict)
@@ -41,6 +44,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from contextlib import asynccontextmanager
+from time import perf_counter
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +61,8 @@ from fuyuki.core.errors import IllegalAction
 from fuyuki.web import security
 from fuyuki.web.games import DEFAULT, adapter, games
 from fuyuki.web.manager import Manager
+from fuyuki.web.operations import CLOSE_RESTARTING
+from fuyuki.web.operations import mount as mount_operations
 from fuyuki.web.notify import Notifier, NotifySettings
 from fuyuki.web.pbp import mount as mount_pbp
 from fuyuki.web.qr import qr_svg
@@ -93,9 +99,11 @@ def create_app(data: str | Path | None = None, *, storage: Storage | None = None
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
+        logging.getLogger("fuyuki").addHandler(manager.metrics.error_log)
         notifier.start()
         _resume_timed(manager)
         yield
+        logging.getLogger("fuyuki").removeHandler(manager.metrics.error_log)
         manager.close()
         notifier.stop()
 
@@ -103,6 +111,7 @@ def create_app(data: str | Path | None = None, *, storage: Storage | None = None
                   docs_url=None, redoc_url=None, openapi_url=None)
     app.state.manager = manager
     app.state.refusals = refusals
+    mount_operations(app, manager, sockets)   # /healthz, /metrics, app.state.drain
     app.state.notifier = notifier
 
     def _error(exc: IllegalAction) -> JSONResponse:
@@ -304,6 +313,10 @@ def create_app(data: str | Path | None = None, *, storage: Storage | None = None
             refusals.note("ws 1008 origin")
             await ws.close(code=1008)
             return
+        if app.state.draining:
+            refusals.note(f"ws {CLOSE_RESTARTING} restarting")
+            await ws.close(code=CLOSE_RESTARTING)
+            return
         try:
             table = manager.get(code)
         except IllegalAction:   # refusal: a broken table (logged by the manager), noted below
@@ -368,8 +381,8 @@ def create_app(data: str | Path | None = None, *, storage: Storage | None = None
         try:
             while not conn.closed:
                 message = await ws.receive()
-                if message["type"] == "websocket.disconnect":
-                    break
+                if message["type"] == "websocket.disconnect" or app.state.draining:
+                    break                  # (shutting down: no new move; the page is closed)
                 if not conn.limiter.allow():
                     conn.strikes += 1
                     refusals.note("message rate_limited")
@@ -442,7 +455,9 @@ def _handle(manager: Manager, table, conn: Conn, data: dict[str, Any],
     kind = data.get("type")
     try:
         if kind == "move":
+            start = perf_counter()
             table.move(conn.seat, data.get("choice"), data.get("turn"))
+            manager.metrics.answered(table.adapter.name, start)
         elif kind == "back":
             table.back(conn.seat)
         elif kind == "start":

@@ -12,6 +12,7 @@ from fuyuki.core.errors import FuyukiError, IllegalAction
 from fuyuki.web import security
 from fuyuki.web.bots import shutdown_pool
 from fuyuki.web.games import DEFAULT, adapter
+from fuyuki.web.metrics import Metrics
 from fuyuki.web.settings import Settings, check_name
 from fuyuki.web.storage import SeatRow, Storage, TableRow
 from fuyuki.web.table import Table
@@ -84,9 +85,10 @@ def new_link(storage: Storage, code: str, seat: int | None = None) -> tuple[Seat
 class Manager:
     """Every table the server knows, loaded from storage on first use."""
 
-    def __init__(self, storage: Storage, settings: Settings) -> None:
+    def __init__(self, storage: Storage, settings: Settings, metrics: Metrics | None = None) -> None:
         self.storage = storage
         self.settings = settings
+        self.metrics = metrics or Metrics()
         self.tables: dict[str, Table] = {}
         self.creators: dict[str, str] = {}      # code -> the address that created it
         self.notifier = None                    # the tables' notices (fuyuki.web.notify)
@@ -101,14 +103,15 @@ class Manager:
                 return None
             self._make_room()
             try:
-                t = Table(row, self.storage, self.settings, notifier=self.notifier)
+                t = Table(row, self.storage, self.settings, notifier=self.notifier, metrics=self.metrics)
             except FuyukiError as exc:
                 # the stored moves do not replay (rules data changed under the table): say so
                 log.error("table %s cannot be replayed", code, exc_info=True)
                 raise IllegalAction("table_broken", f"table {code} cannot be replayed: {exc}") from None
             self.tables[code] = t
             log.info("table %s resumed (%s, %s) at step %d", code, t.adapter.name, t.status,
-                     t.step)
+                     t.step, extra={"table": code, "game": t.adapter.name, "event": "resumed",
+                                    "step": t.step})
         return t
 
     def _make_room(self) -> None:
@@ -189,14 +192,16 @@ class Manager:
         """Store a new table and hold it in memory."""
         self.storage.create_table(row)
         self._make_room()
-        t = self.tables[row.code] = Table(row, self.storage, self.settings, notifier=self.notifier)
+        t = self.tables[row.code] = Table(row, self.storage, self.settings, notifier=self.notifier,
+                                          metrics=self.metrics)
         if address is not None:
             self.creators[row.code] = address
         kinds = Counter(s.kind for s in row.seats)
         log.info("table %s created %s: %s, %d seats (%s)", row.code, why, t.adapter.name,
-                 len(row.seats), ", ".join(f"{n} {k}" for k, n in sorted(kinds.items())))
+                 len(row.seats), ", ".join(f"{n} {k}" for k, n in sorted(kinds.items())),
+                 extra={"table": row.code, "game": t.adapter.name, "event": "created"})
         if row.status == "playing":
-            log.info("table %s started", row.code)
+            log.info("table %s started", row.code, extra={"table": row.code, "event": "started"})
         return t
 
     def _new_code(self) -> str:

@@ -196,6 +196,13 @@ class PostgresStorage(Storage):
             "INSERT INTO notify_sent(code, seat, key) VALUES (%s,%s,%s) ON CONFLICT DO NOTHING",
             (code, seat, key)).rowcount) == 1
 
+    def ping(self, timeout: float) -> None:
+        """``SELECT 1`` on the server's connection (reopened once if it was dropped)."""
+        if not self._lock.acquire(timeout=timeout):
+            raise TimeoutError("the database connection is busy")
+        self._lock.release()
+        self._run(lambda db: db.execute("SELECT 1").fetchone())
+
     def close(self) -> None:
         with self._lock:
             self._db.close()

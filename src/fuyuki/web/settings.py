@@ -41,6 +41,9 @@ class Settings:
     restart_timer_floor: float = 10.0 # a decision timer restored after a restart keeps at
                                       # least this many seconds
     hard_seconds: float = 1.0         # thinking time of a slow (search) bot per decision
+    shutdown_seconds: float = 10.0    # SIGTERM/SIGINT: the pages are closed and the moves in
+                                      # flight finish within this; then the process exits
+    health_timeout: float = 2.0       # GET /healthz: the store answers within this or 503
 
 
 # letters of other scripts that look like the Latin ones a seat label or "bot" is made of

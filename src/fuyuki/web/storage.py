@@ -107,6 +107,10 @@ class Storage:
         process and restart alike: a unique row refuses the second)."""
         raise NotImplementedError
 
+    def ping(self, timeout: float) -> None:
+        """Raise unless the store answers within about ``timeout`` seconds (``GET /healthz``;
+        a store in memory always answers)."""
+
     def close(self) -> None:
         pass
 
@@ -287,6 +291,14 @@ class SQLiteStorage(Storage):
         with self._lock:
             return self._db.execute("INSERT OR IGNORE INTO notify_sent(code, seat, key) VALUES (?,?,?)",
                                     (code, seat, key)).rowcount == 1
+
+    def ping(self, timeout: float) -> None:
+        if not self._lock.acquire(timeout=timeout):
+            raise TimeoutError("the database is busy")
+        try:
+            self._db.execute("SELECT 1").fetchone()
+        finally:
+            self._lock.release()
 
     def close(self) -> None:
         with self._lock:

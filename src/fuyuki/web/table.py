@@ -30,6 +30,7 @@ from fuyuki.core.errors import IllegalAction
 from fuyuki.web import security
 from fuyuki.web.bots import bot_seed, pool, think
 from fuyuki.web.chat import MAX_ENTRIES, chat_entry
+from fuyuki.web.metrics import Metrics
 from fuyuki.web.games import DEFAULT, LIVE_TIMER, Adapter, adapter
 from fuyuki.web.settings import Settings, name_key
 from fuyuki.web.storage import SeatRow, Storage, TableRow
@@ -120,6 +121,7 @@ class Table:
     settings: Settings
     conns: list[Conn] = field(default_factory=list)
     notifier: Any = None               # the "your turn" sender (fuyuki.web.notify.Notifier)
+    metrics: Metrics = field(default_factory=Metrics)   # the app's (fuyuki.web.metrics)
 
     def __post_init__(self) -> None:
         cfg = self.row.config
@@ -333,7 +335,7 @@ class Table:
     def _start(self) -> None:
         self.row.status = "playing"
         self.storage.set_status(self.code, "playing")
-        log.info("table %s started", self.code)
+        log.info("table %s started", self.code, extra={"table": self.code, "event": "started"})
         self._track_decisions()
 
     # ------------------------------------------------------------------ moves
@@ -374,7 +376,8 @@ class Table:
             if g.over:
                 self.row.status = "over"
                 self.storage.set_status(self.code, "over")
-                log.info("table %s finished after %d steps", self.code, len(subs))
+                log.info("table %s finished after %d steps", self.code, len(subs),
+                         extra={"table": self.code, "event": "finished", "step": len(subs)})
             if self.notifier is not None:
                 for key, text in self.adapter.notices(g, start):
                     self.notifier.notice(self, key, text)
@@ -386,6 +389,7 @@ class Table:
             self._track_decisions()
             self.broadcast()
             raise IllegalAction("storage_error", "the move could not be saved; try again") from None
+        self.metrics.moved(self.adapter.name)
 
     def _rebuild(self) -> None:
         row = self.storage.load_table(self.code)
@@ -472,7 +476,9 @@ class Table:
         d = self.game.pending()[seat]
         bot = self._bot(seat)
         try:
+            start = time.perf_counter()
             choice = bot.choose(self.game.view(seat) if getattr(bot, "needs_view", True) else None, d)
+            self.metrics.thought(self, seat, start)
             self._apply(seat, choice)
         except IllegalAction as exc:
             if exc.code == "storage_error":
@@ -532,10 +538,12 @@ class Table:
         d = self.game.pending()[seat]
         try:
             try:
+                start = time.perf_counter()
                 choice = await self._loop().run_in_executor(
                     pool(), think, self.adapter.name, self._bot_name(seat),
                     bot_seed(self.row.seed, seat), seat, self.row.config,
                     self.settings.hard_seconds, self.game.view(seat), d.to_json())
+                self.metrics.thought(self, seat, start)
             except Exception:  # noqa: BLE001 - the worker failed: the heuristic answers
                 log.warning("table %s: the %s bot's worker failed for seat %d; the %s bot "
                             "answers", self.code, self._bot_name(seat), seat,
@@ -778,7 +786,8 @@ class Table:
         row.token_hash = security.hash_token(token)
         self.storage.update_seat(self.code, row)
         self._close_seat(seat)
-        log.info("table %s: seat %d has a new link", self.code, seat)
+        log.info("table %s: seat %d has a new link", self.code, seat,
+                 extra={"table": self.code, "seat": seat, "event": "new_link"})
         return token
 
     def message(self, seat: int | None, data: dict[str, Any], conn: Conn | None = None) -> None:

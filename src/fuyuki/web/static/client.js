@@ -191,12 +191,15 @@ async function joinTable(ev) {
 }
 
 // ------------------------------------------------------------------ the connection
+let restarting = false;   // closed with 1012 ("service restart"): the server comes back by itself
+
 function connect() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   ws = new WebSocket(`${proto}//${location.host}/ws/${CODE}`);
   $("conn").textContent = t("connecting");
   ws.onopen = () => {
     Social.connection(true);
+    restarting = false;
     reconnectDelay = 800;
     GAME.forget();
     sentTurn = null;
@@ -210,7 +213,8 @@ function connect() {
   };
   ws.onclose = ev => {
     $("conn").textContent = t("disconnected");
-    Social.connection(false);
+    if (ev.code === 1012) restarting = true;
+    Social.connection(false, restarting ? "restarting" : "reconnecting");
     const final = { 4001: "replaced", 4004: "not_found", 4008: "no_room" }[ev.code];
     if (final) { $("reconnect").textContent = errText(final); return; }   // no use trying again
     setTimeout(connect, reconnectDelay);

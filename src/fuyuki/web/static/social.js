@@ -6,6 +6,7 @@
 
 Object.assign(I18N.ja, {
   reconnecting: "接続が切れました。再接続しています…（操作はできません）", reconnected: "再接続しました",
+  restarting: "サーバーが再起動しています。戻りしだい再接続します…（操作はできません）",
   invite: "招待", invite_h: "友だちを招待", copy_link: "リンクをコピー", copied: "コピーしました",
   qr_note: "スマホのカメラで読み取ると参加ページが開きます", close: "閉じる",
   sound_on: "♪ 音あり", sound_off: "♪ 音なし", turn_title: "● あなたの番",
@@ -22,6 +23,7 @@ Object.assign(I18N.ja, {
 });
 Object.assign(I18N.en, {
   reconnecting: "Connection lost. Reconnecting… (you cannot play until it is back)", reconnected: "Reconnected",
+  restarting: "The server is restarting. Reconnecting as soon as it is back… (you cannot play until then)",
   invite: "Invite", invite_h: "Invite friends", copy_link: "Copy link", copied: "Copied",
   qr_note: "Scan with a phone camera to open the join page", close: "Close",
   sound_on: "♪ Sound on", sound_off: "♪ Sound off", turn_title: "● Your move",
@@ -79,13 +81,13 @@ const Social = {
   // ---------------------------------------------------------------- connection banner
   // A loud banner while the WebSocket is down; the page's prompt is disabled meanwhile
   // (body.offline), so nobody clicks into the void.
-  connection(up) {
+  connection(up, why = "reconnecting") {
     let b = document.getElementById("reconnect");
     if (!b) {
       b = el("div", { id: "reconnect", class: "hidden", role: "alert" });
       document.body.prepend(b);
     }
-    b.textContent = t("reconnecting");
+    b.textContent = t(why);
     b.classList.toggle("hidden", up);
     document.body.classList.toggle("offline", !up);
   },
