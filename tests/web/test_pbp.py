@@ -146,12 +146,15 @@ def test_the_notice_panel_and_mine_page_in_chromium(tmp_path, live_server):
         made = httpx.post(server.url + "/api/tables", json={
             "players": 3, "bots": 0, "name": "あかね", "timer": DAY}).json()
         code = made["code"]
-        for name in ("b", "c"):
-            httpx.post(server.url + f"/api/tables/{code}/join", json={"name": name})
+        tokens = [made["token"]] + [httpx.post(server.url + f"/api/tables/{code}/join",
+                                               json={"name": name}).json()["token"] for name in ("b", "c")]
+        held = httpx.post(server.url + "/api/mine", json={"tables": [
+            {"code": code, "token": t} for t in tokens]}).json()["tables"]
+        token = tokens[next(g["seat"] for g in held if g["decide"])]      # a seat whose move it is
         other = httpx.post(server.url + "/api/tables", json={"players": 3, "bots": 0, "name": "w"}).json()
         errors: list[str] = []
         ctx = browser.new_context(viewport={"width": 1280, "height": 900})
-        ctx.add_init_script(f"localStorage.setItem('fuyuki.token.{code}', '{made['token']}');"
+        ctx.add_init_script(f"localStorage.setItem('fuyuki.token.{code}', '{token}');"
                             f"localStorage.setItem('fuyuki.token.{other['code']}', '{other['token']}');"
                             "localStorage.setItem('fuyuki.token.zzzzzzzzzzzz', 'wrong');")
         page = ctx.new_page()
@@ -166,7 +169,7 @@ def test_the_notice_panel_and_mine_page_in_chromium(tmp_path, live_server):
         page.locator("#notify-panel").scroll_into_view_if_needed()
         page.screenshot(path=str(shots / "notify-panel.png"), full_page=True)
         saved = httpx.get(server.url + f"/api/tables/{code}/notify",
-                          headers={"X-Seat-Token": made["token"]}).json()
+                          headers={"X-Seat-Token": token}).json()
         assert saved["webhook"] == "http://127.0.0.1:9/hook"
         assert _state(page, "document.getElementById('timer').textContent").startswith("残り")
 
@@ -179,5 +182,23 @@ def test_the_notice_panel_and_mine_page_in_chromium(tmp_path, live_server):
         assert "期限" in rows.nth(0).inner_text()
         assert rows.nth(1).get_attribute("data-code") == other["code"]
         page.screenshot(path=str(shots / "mine.png"), full_page=True)
+
+        # a reader of a war follows its news from the war's page (a key of its own)
+        war = httpx.post(server.url + "/api/tables", json={"game": "rpg", "name": "GM",
+                                                            "humans": ["red-saber"], "turns": 2}).json()
+        reader = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+        reader.on("pageerror", lambda exc: errors.append(str(exc)))
+        reader.goto(server.url + f"/t/{war['code']}")
+        reader.wait_for_selector("#notify-panel:not(.hidden)", timeout=10000)
+        reader.click("#notify-panel summary")
+        reader.fill("#notify-webhook", "http://127.0.0.1:9/reader")
+        reader.click("#notify-webhook-save")
+        _wait(reader, "document.getElementById('notify-msg').textContent.length > 0")
+        assert _state(reader, "document.getElementById('notify-msg').textContent") == "購読中"
+        assert _state(reader, f"JSON.parse(localStorage.getItem('fuyuki.follow.{war['code']}')).length") == 1
+        reader.locator("#notify-panel").scroll_into_view_if_needed()
+        reader.screenshot(path=str(shots / "war-reader.png"))
+        assert [t.target for t in app.state.notifier.storage.targets(war["code"], -1)] == \
+            ["http://127.0.0.1:9/reader"]
         assert errors == []
     print("screenshots:", shots)

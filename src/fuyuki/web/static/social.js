@@ -225,7 +225,7 @@ const Social = {
     const who = (seatToken ? "seat" : "reader") + lang();
     let box = document.getElementById("notify-panel");
     if (box && box.dataset.who === who) return;
-    if (!box) { box = el("details", { id: "notify-panel", class: "panel" }); chat.after(box); }
+    if (!box) { box = el("section", { id: "notify-panel", class: "panel" }); chat.after(box); }
     box.dataset.who = who;
     let server = { offered: {}, news: false };
     try { server = await api(`/api/notify?code=${encodeURIComponent(code)}`); } catch (e) { /* none */ }
@@ -283,7 +283,7 @@ const Social = {
         } }));
     }
     body.push(note);
-    box.replaceChildren(...body.filter(Boolean));
+    box.replaceChildren(el("details", null, ...body));
   },
 
   // ---------------------------------------------------------------- rematch
