@@ -111,3 +111,14 @@ def test_the_paired_benchmark_scores_both_arms_on_the_same_deals() -> None:
     s = mod.summary(rows)
     assert s["games"] == 2 and 0 <= s["hard"] <= 1 and s["decisions"] == len(rows[0]["times"] + rows[1]["times"])
     assert "paired difference" in mod.show(s)
+
+
+def test_the_board_tables_offer_hard_as_a_slow_bot_thinking_from_the_seat_view() -> None:
+    from fuyuki.web.bots import think
+    from fuyuki.web.games import adapter
+
+    board_tables = adapter("board")
+    assert board_tables.levels()["hard"] == "hard" and "hard" in board_tables.slow_bots
+    g, seat, d = _searched(6, after=20)
+    choice = think("board", "hard", 3, seat, {"players": 4}, 0.05, g.view(seat), d.to_json())
+    assert choice in d.options

@@ -18,7 +18,7 @@ def test_the_server_knows_both_games_and_says_what_each_offers(http):
     assert set(meta["games"]) == {"sbb", "board", "rpg"} and meta["default"] == "sbb"
     assert meta["games"]["rpg"]["create"] == "/new/rpg"      # the war has its own form
     assert meta["games"]["board"]["players"] == [2, 3, 4, 5]
-    assert meta["games"]["board"]["levels"] == ["easy", "normal"]
+    assert meta["games"]["board"]["levels"] == ["easy", "normal", "hard"]
     assert meta["games"]["board"]["title"]["ja"] == "聖杯戦争ボード"
     data = http.get("/api/games/board/data").json()
     assert data["map"]["width"] == 5 and data["cards"]["healing"]["text"]["en"]
@@ -38,7 +38,7 @@ def test_each_table_is_served_its_own_games_page(http):
     ({"game": "chess"}, "game"), ({"game": 3}, "game"),
     ({"game": "board", "players": 6}, "players"), ({"game": "board", "players": 1}, "players"),
     ({"game": "board", "bots": 5, "players": 4}, "bots"),
-    ({"game": "board", "bot_level": "hard"}, "bot_level"),
+    ({"game": "board", "bot_level": "expert"}, "bot_level"),
     ({"game": "board", "edition": "final"}, "edition"),
     ({"game": "board", "players": 2, "camps": ["saber", "saber"]}, "camps"),
     ({"game": "board", "players": 2, "camps": ["saber", "lancer"]}, "camps"),
