@@ -30,6 +30,11 @@ from fuyuki.board.agents.heuristic import SPELL, HeuristicBot
 MAX_PLAYOUT = 600          # decisions a playout may take before it is scored where it stands
 
 
+class Unresumable(Exception):
+    """A world does not reach the view's decision (its recent events do not reach back to the
+    turn's start): the bot answers as the heuristic bot."""
+
+
 class HardBot:
     def __init__(self, seed: int = 0, seat: int = 0, iterations: int | None = None,
                  seconds: float = 0.8):
@@ -49,7 +54,10 @@ class HardBot:
         if decision.kind not in RESUMABLE or plain == SPELL or len(options) < 2:
             return plain
         t0 = time.process_time()
-        choice = self.search(view, options, plain)
+        try:
+            choice = self.search(view, options, plain)
+        except Unresumable:
+            return plain
         self.times.append(time.process_time() - t0)
         return choice
 
@@ -81,6 +89,9 @@ def playout(view: dict[str, Any], option: Any, wseed: int, deal: Any) -> float:
     ``wseed`` (dice, the bots' tie-breaks), played on by heuristic bots."""
     g = sample_world(view, wseed, deal)
     me = view["seat"]
+    d = g.pending().get(me)
+    if d is None or d.kind != view["decision"]["kind"] or option not in d.options:
+        raise Unresumable
     g.submit(me, option)
     others = {c["seat"] for c in view["camps"] if not c["out"] and c["seat"] != me}
     bots = [HeuristicBot(wseed, s) for s in range(g.n)]
