@@ -79,6 +79,20 @@ def test_a_closed_page_does_not_hand_a_play_by_post_seat_to_its_bot(http, clocks
     assert table.step == step and not any(table.auto(s) for s in range(3))
 
 
+def test_a_table_with_every_page_closed_sleeps_until_its_next_deadline(http, clocks):
+    import asyncio
+
+    code, _, table = _pbp(http)
+    clocks[0] += 3600                            # every grace period long over
+    http.portal.call(table.refresh)
+    left = http.portal.call(lambda: table._timer.when() - asyncio.get_running_loop().time())
+    assert DAY - 3600 - 5 < left < DAY - 3600 + 5
+    live, _, live_table = _pbp(http, timer=0)
+    clocks[0] += 3600
+    http.portal.call(live_table.refresh)
+    assert live_table._timer is None             # nobody seated: the next page wakes it
+
+
 def test_a_live_timer_still_starts_only_when_the_seats_page_is_connected(http, clocks):
     code, _, table = _pbp(http, timer=60)
     assert not table.pbp and table.deadline == {}

@@ -638,9 +638,13 @@ class Table:
         if self._wake is not None:
             times.append(self._wake)
         grace = self.settings.disconnect_grace
+        now = _now()
         for seat in self.game.pending():
             since = self.gone_since[seat]
-            if self.seats[seat].kind == "human" and since is not None and not self.connected(seat):
+            # a closed page's grace ends (a play-by-post seat has its timer instead; a grace
+            # already over waits for the next change: a page, a move)
+            if self.seats[seat].kind == "human" and since is not None and not self.connected(seat) \
+                    and not self.pbp and since + grace > now:
                 times.append(since + grace)
         if times:
             delay = max(0.0, min(times) - _now()) + 0.01
