@@ -11,6 +11,7 @@ from fuyuki.board.agents import HeuristicBot, RandomBot, make_bot
 from fuyuki.board.agents.belief import RESUMABLE, sample_world
 from fuyuki.board.agents.hard import HardBot
 from fuyuki.core import rng
+from fuyuki.core.protocol import Decision
 
 ROOT = Path(__file__).resolve().parents[2]
 SAME = ("chars", "camps", "hand", "plotted", "discard", "deck_count", "round", "turn", "phase",
@@ -122,3 +123,13 @@ def test_the_board_tables_offer_hard_as_a_slow_bot_thinking_from_the_seat_view()
     g, seat, d = _searched(6, after=20)
     choice = think("board", "hard", 3, seat, {"players": 4}, 0.05, g.view(seat), d.to_json())
     assert choice in d.options
+
+
+def test_a_decision_the_worlds_do_not_reach_is_left_to_the_heuristic_bot() -> None:
+    g, seat, d = _searched(1, after=20)
+    view = g.view(seat)
+    bogus = Decision(d.kind, (*d.options, "move:nowhere"), d.info)
+    view["decision"] = bogus.to_json()
+    bot = HardBot(2, seat, iterations=2)
+    assert bot.choose(view, bogus) == HeuristicBot(2, seat).choose(g.view(seat), bogus)
+    assert not bot.times

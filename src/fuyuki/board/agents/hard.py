@@ -31,8 +31,8 @@ MAX_PLAYOUT = 600          # decisions a playout may take before it is scored wh
 
 
 class Unresumable(Exception):
-    """A world does not reach the view's decision (its recent events do not reach back to the
-    turn's start): the bot answers as the heuristic bot."""
+    """A world built from the view does not come to the view's decision with its options (a
+    view the sampler cannot rebuild): the bot answers as the heuristic bot."""
 
 
 class HardBot:
