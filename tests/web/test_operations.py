@@ -54,6 +54,16 @@ def played_game(http, moves: int = 12) -> tuple[str, dict[int, str], dict[int, C
 
 
 @pytest.fixture
+def http(app_factory):
+    """A test client of a fresh server whose /metrics is made anew on every request."""
+    with TestClient(app_factory(metrics_cache=0)) as client:
+        try:
+            yield client
+        finally:
+            close_all()
+
+
+@pytest.fixture
 def json_log():
     """The server's log as ``fuyuki serve --log-format json`` writes it (into a buffer)."""
     from fuyuki.cli.web_commands import configure_logging
@@ -251,13 +261,20 @@ def test_metrics_count_refusals_by_kind_and_errors_by_logger(http):
 
 
 def test_two_apps_in_one_process_count_apart(tmp_path):
-    with TestClient(create_app(tmp_path / "a", settings=fast_settings())) as a, \
-            TestClient(create_app(tmp_path / "b", settings=fast_settings())) as b:
+    with TestClient(create_app(tmp_path / "a", settings=fast_settings(metrics_cache=0))) as a, \
+            TestClient(create_app(tmp_path / "b", settings=fast_settings(metrics_cache=0))) as b:
         played_game(a, moves=4)
         close_all()
         assert samples(a)[("fuyuki_move_latency_seconds_count", (("game", "sbb"),))] == 4
         assert ("fuyuki_move_latency_seconds_count", (("game", "sbb"),)) not in samples(b)
         assert samples(b)[("fuyuki_tables", (("state", "playing"),))] == 0
+
+
+def test_metrics_are_made_at_most_once_a_metrics_cache_period(app_factory):
+    with TestClient(app_factory(metrics_cache=3600)) as http:
+        first = http.get("/metrics").text
+        assert http.get("/api/tables/nosuchtable").status_code == 404
+        assert http.get("/metrics").text == first
 
 
 def test_metrics_name_no_table_code_player_name_or_token(http):

@@ -1,17 +1,18 @@
 """What the server's operator (and a proxy, an orchestrator, Prometheus) asks of it:
 ``GET /healthz``, ``GET /metrics`` and the drain before a shutdown (docs/web.md, "Operations").
 
-Neither endpoint is rate-limited: ``/healthz`` runs at most one storage ping at a time (every
-request that comes meanwhile waits for that one) and ``/metrics`` reads the tables held in
-memory once (a few milliseconds at the bound of tables). Neither says anything secret: no
-table code, no name, no token, no setting.
+Neither endpoint is rate-limited, since neither costs more when asked more: ``/healthz`` runs
+at most one storage ping at a time (every request that comes meanwhile shares its answer) and
+``/metrics`` makes its text at most once every ``Settings.metrics_cache`` seconds (reading the
+tables held takes milliseconds at the bound of tables: benchmarks/metrics_cost.py). Neither
+says anything secret: no table code, no name, no token, no setting.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from time import perf_counter
+from time import monotonic, perf_counter
 
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse, Response
@@ -46,9 +47,14 @@ def mount(app: FastAPI, manager: Manager, sockets: dict[str, int]) -> None:
         return JSONResponse({"status": "ok", "tables": len(manager.tables),
                              "connections": sum(sockets.values())}, headers=NO_STORE)
 
+    made: list = [None, b""]       # when the text was made, the text
+
     @app.get("/metrics")
     async def metrics_text():      # on the event loop: the tables stay still while read
-        return Response(metrics.render(), media_type=CONTENT_TYPE, headers=NO_STORE)
+        now = monotonic()
+        if made[0] is None or now - made[0] >= settings.metrics_cache:
+            made[:] = [now, metrics.render()]
+        return Response(made[1], media_type=CONTENT_TYPE, headers=NO_STORE)
 
     async def drain() -> None:
         """Before a shutdown: ``/healthz`` answers 503 and the app takes no new page and no new

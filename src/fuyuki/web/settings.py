@@ -44,6 +44,7 @@ class Settings:
     shutdown_seconds: float = 10.0    # SIGTERM/SIGINT: the pages are closed and the moves in
                                       # flight finish within this; then the process exits
     health_timeout: float = 2.0       # GET /healthz: the store answers within this or 503
+    metrics_cache: float = 1.0        # GET /metrics: its text is made at most once this often
 
 
 # letters of other scripts that look like the Latin ones a seat label or "bot" is made of
