@@ -4,6 +4,7 @@ closes the pages with "server restarting" and exits 0 (docs/web.md, "Operations"
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import logging
@@ -375,3 +376,31 @@ def test_a_move_answered_before_the_signal_is_stored_and_the_table_resumes_there
         proc.send_signal(signal.SIGTERM)
         proc.communicate(timeout=60)
     assert proc.returncode == 0
+
+
+@pytest.mark.browser
+def test_a_page_closed_for_a_restart_says_so_in_ja_and_en_and_comes_back_by_itself(app_factory, live_server):
+    from tests.web.test_browser import chromium
+    from tests.web.test_browser_social import _wait
+
+    app = app_factory()
+    with chromium(app, live_server) as (server, browser):
+        made = httpx.post(server.url + "/api/tables", json={"players": 3, "bots": 2, "name": "a"}).json()
+        ctx = browser.new_context()
+        ctx.add_init_script(f"localStorage.setItem('fuyuki.token.{made['code']}', '{made['token']}')")
+        page = ctx.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(server.url + f"/t/{made['code']}")
+        page.wait_for_selector("#game:not(.hidden)", timeout=10000)
+        loop = server.server.servers[0].get_loop()
+        drained = asyncio.run_coroutine_threadsafe(app.state.drain(), loop)
+        page.wait_for_selector("#reconnect:not(.hidden)")
+        _wait(page, "document.getElementById('reconnect').textContent.includes('サーバーが再起動しています')")
+        drained.result(timeout=15)
+        page.click("#lang")                  # its next try is refused too (1012): said in English
+        _wait(page, "document.getElementById('reconnect').textContent.includes('The server is restarting')",
+              timeout=20)
+        app.state.draining = False           # the server is back
+        page.wait_for_selector("#reconnect.hidden", state="attached", timeout=20000)
+        assert not errors

@@ -76,7 +76,7 @@ def mount(app: FastAPI, manager: Manager, sockets: dict[str, int]) -> None:
                 break
             await asyncio.sleep(0.05)
         took = perf_counter() - start
-        log.info("shutting down: %d pages closed in %.2f s%s", closed, took,
+        log.info("shutting down: pages closed: %d, in %.2f s%s", closed, took,
                  f", {sum(sockets.values())} still open" if sockets else "",
                  extra={"event": "shutdown", "count": closed, "duration": round(took, 3)})
 
