@@ -40,6 +40,9 @@ def register(app: typer.Typer) -> None:
             "127.0.0.1", help="comma-separated addresses of the trusted proxies ('*': any)"),
         db: str = typer.Option("", help="postgresql://... to keep the tables in PostgreSQL "
                                         "(default: SQLite in --data)"),
+        cluster_tick: float = typer.Option(
+            1.0, min=0.1, max=60, help="with --db: how often this process takes the bots and "
+                                       "timers of the tables nobody runs (another process died)"),
         lang: str = typer.Option("ja", help="message language: ja | en"),
         public_url: str = typer.Option(
             "", help="the server's address as players open it (https://...): the link of a "
@@ -75,7 +78,8 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(2) from None
         try:
             settings = Settings(bot_delay=bot_delay, disconnect_grace=grace,
-                                allowed_origins=tuple(allow_origin), shutdown_seconds=shutdown_seconds)
+                                allowed_origins=tuple(allow_origin), shutdown_seconds=shutdown_seconds,
+                                cluster_tick=cluster_tick)
             notify = NotifySettings(public_url=public_url, smtp_host=smtp_host, smtp_port=smtp_port,
                                     smtp_from=smtp_from)
             app = create_app(data, settings=settings, storage=open_storage(db) if db else None,

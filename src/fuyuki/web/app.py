@@ -100,6 +100,7 @@ def create_app(data: str | Path | None = None, *, storage: Storage | None = None
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         logging.getLogger("fuyuki").addHandler(manager.metrics.error_log)
+        manager.start()
         notifier.start()
         _resume_timed(manager)
         yield

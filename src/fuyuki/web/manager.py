@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 import time
@@ -11,6 +12,7 @@ from typing import Any
 from fuyuki.core.errors import FuyukiError, IllegalAction
 from fuyuki.web import security
 from fuyuki.web.bots import shutdown_pool
+from fuyuki.web.cluster import Cluster
 from fuyuki.web.games import DEFAULT, adapter
 from fuyuki.web.metrics import Metrics
 from fuyuki.web.settings import Settings, check_name
@@ -92,6 +94,14 @@ class Manager:
         self.tables: dict[str, Table] = {}
         self.creators: dict[str, str] = {}      # code -> the address that created it
         self.notifier = None                    # the tables' notices (fuyuki.web.notify)
+        # several processes on one store: who runs each table's bots and timers, and what the
+        # others stored (fuyuki.web.cluster); started with the server's event loop
+        self.cluster = Cluster(self) if storage.shared else None
+
+    def start(self) -> None:
+        """On the server's event loop, before the first request."""
+        if self.cluster is not None:
+            self.cluster.start(asyncio.get_running_loop())
 
     def get(self, code: str) -> Table | None:
         if not security.valid_code(code):
@@ -103,7 +113,8 @@ class Manager:
                 return None
             self._make_room()
             try:
-                t = Table(row, self.storage, self.settings, notifier=self.notifier, metrics=self.metrics)
+                t = Table(row, self.storage, self.settings, notifier=self.notifier, metrics=self.metrics,
+                          cluster=self.cluster)
             except FuyukiError as exc:
                 # the stored moves do not replay (rules data changed under the table): say so
                 log.error("table %s cannot be replayed", code, exc_info=True)
@@ -120,11 +131,22 @@ class Manager:
         for code, t in list(self.tables.items()):
             if not t.conns and (t.status != "playing" or len(self.tables) >= self.settings.max_tables):
                 t.close()
+                if self.cluster is not None:
+                    self.cluster.release(code)
                 log.debug("table %s let go from memory (%s)", code, t.status)
                 del self.tables[code]
                 self.creators.pop(code, None)
                 if len(self.tables) < self.settings.max_tables * 0.9:
                     return
+
+    def forget(self, code: str) -> None:
+        """Let go of a table held in memory (it is loaded again from storage when asked)."""
+        t = self.tables.pop(code, None)
+        if t is not None:
+            t.close()
+            self.creators.pop(code, None)
+            if self.cluster is not None:
+                self.cluster.release(code)
 
     def running(self, address: str | None = None) -> int:
         """Tables waiting or playing (and not idle), all or created from ``address``."""
@@ -193,7 +215,7 @@ class Manager:
         self.storage.create_table(row)
         self._make_room()
         t = self.tables[row.code] = Table(row, self.storage, self.settings, notifier=self.notifier,
-                                          metrics=self.metrics)
+                                          metrics=self.metrics, cluster=self.cluster)
         if address is not None:
             self.creators[row.code] = address
         kinds = Counter(s.kind for s in row.seats)
@@ -218,6 +240,8 @@ class Manager:
                                 "you have too many tables running; finish or leave one first")
 
     def close(self) -> None:
+        if self.cluster is not None:
+            self.cluster.close()
         for t in self.tables.values():
             t.close()
         shutdown_pool()

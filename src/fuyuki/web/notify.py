@@ -182,7 +182,7 @@ def news_text(lang: str, title: dict[str, str], code: str, link: str, said: dict
     body = f"{name} {code}: {line}\n{link}" if lang == "en" else f"{name} {code}：{line}\n{link}"
     if unsubscribe:
         body += ("\nUnsubscribe: " if lang == "en" else "\n配信停止：") + unsubscribe
-    return subject[:200], body
+    return " ".join(subject.split())[:200], body       # a subject is one line
 
 
 # ---------------------------------------------------------------------- the sender

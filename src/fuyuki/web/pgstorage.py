@@ -1,10 +1,12 @@
 """Tables in PostgreSQL (``fuyuki serve --db postgresql://...``; the ``pg`` extra: psycopg 3).
 
-The same three tables as the SQLite door (:mod:`fuyuki.web.storage`), so several server
-processes can share one database (docs/web.md, "Several server processes"): a table lives in
-one process at a time (the proxy routes its code there), any process can load any table, and
-the primary key ``(code, idx)`` of ``submissions`` refuses a second writer of the same step —
-the losing process rebuilds the table from the database instead of running ahead of it.
+The same tables as the SQLite door (:mod:`fuyuki.web.storage`), shared by every server process
+of a cluster (docs/web.md, "Several server processes"): the primary key ``(code, idx)`` of
+``submissions`` orders each table's moves — a second writer of the same step is refused
+(:class:`StepTaken`) and catches up instead of running ahead — and every stored move, chat
+line, seat or status change is announced on the channel ``fuyuki`` (``NOTIFY fuyuki,
+'<code> <kind> <idx>'``, sent when its transaction commits) for the other processes
+(:mod:`fuyuki.web.cluster`). ``presence`` holds which seats have a page open on which process.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import time
 from typing import Any
 
 from fuyuki.core.errors import FuyukiError
-from fuyuki.web.storage import SeatRow, Storage, TableRow, Target
+from fuyuki.web.storage import SeatRow, StepTaken, Storage, TableRow, Target
 
 log = logging.getLogger("fuyuki.web.pgstorage")
 
@@ -67,12 +69,24 @@ CREATE TABLE IF NOT EXISTS notify_sent (
     key  TEXT NOT NULL,
     PRIMARY KEY (code, seat, key)
 );
+CREATE TABLE IF NOT EXISTS presence (
+    code  TEXT NOT NULL,
+    seat  INTEGER NOT NULL,
+    node  INTEGER NOT NULL,
+    pages INTEGER NOT NULL,
+    PRIMARY KEY (code, seat, node)
+);
 """
+
+CHANNEL = "fuyuki"
+NOTIFY = "SELECT pg_notify('fuyuki', %s)"
 
 
 class PostgresStorage(Storage):
     """One autocommit connection guarded by a lock (each call is one short statement or one
     transaction), reopened once when the server dropped it."""
+
+    shared = True
 
     def __init__(self, url: str) -> None:
         try:
@@ -139,27 +153,71 @@ class PostgresStorage(Storage):
                             [json.loads(c[0]) for c in chat])
         return self._run(work)
 
-    def _write(self, sql: str, params: tuple) -> None:
-        self._run(lambda db: db.execute(sql, params))
+    def load_since(self, code: str, step: int, chat_from: int) -> TableRow | None:
+        """The table as stored — its status and seats, the submissions from ``step`` and the
+        chat lines from ``chat_from`` (what another process added) — in one transaction."""
+        def work(db):
+            with db.transaction():
+                t = db.execute("SELECT code, seed, config, status, created FROM tables "
+                               "WHERE code=%s", (code,)).fetchone()
+                if t is None:
+                    return None
+                seats = db.execute("SELECT seat, kind, name, token_hash, level, deadline FROM seats "
+                                   "WHERE code=%s ORDER BY seat", (code,)).fetchall()
+                subs = db.execute("SELECT seat, choice FROM submissions WHERE code=%s AND idx>=%s "
+                                  "ORDER BY idx", (code, step)).fetchall()
+                chat = db.execute("SELECT entry FROM chat WHERE code=%s AND idx>=%s ORDER BY idx",
+                                  (code, chat_from)).fetchall()
+            return TableRow(t[0], int(t[1]), {}, t[3], float(t[4]), [SeatRow(*s) for s in seats],
+                            [(int(seat), json.loads(choice)) for seat, choice in subs],
+                            [json.loads(c[0]) for c in chat])
+        return self._run(work)
+
+    def _write(self, sql: str, params: tuple, code: str | None = None, kind: str = "",
+               idx: int = 0) -> None:
+        """One statement and, with ``code``, its announcement ``<code> <kind> <idx>`` in the
+        same transaction (the notification leaves when it commits); a step or chat line
+        another process stored first: StepTaken."""
+        def work(db):
+            if code is None:
+                db.execute(sql, params)
+                return
+            with db.transaction():
+                db.execute(sql, params)
+                db.execute(NOTIFY, (f"{code} {kind} {idx}",))
+        try:
+            self._run(work)
+        except self._psycopg.errors.UniqueViolation:
+            raise StepTaken(f"table {code}: {kind} {idx} was stored by another process") from None
+
+    def backend_pid(self) -> int:
+        """The server process of this store's connection (its notifications carry it)."""
+        return self._db.info.backend_pid
+
+    def notify(self, code: str, kind: str, idx: int = 0) -> None:
+        """Announce ``kind`` at table ``code`` to every process (nothing stored)."""
+        self._run(lambda db: db.execute(NOTIFY, (f"{code} {kind} {idx}",)))
 
     def update_seat(self, code: str, seat: SeatRow) -> None:
         self._write("UPDATE seats SET kind=%s, name=%s, token_hash=%s, level=%s "
                     "WHERE code=%s AND seat=%s",
-                    (seat.kind, seat.name, seat.token_hash, seat.level, code, seat.seat))
+                    (seat.kind, seat.name, seat.token_hash, seat.level, code, seat.seat),
+                    code, "seat", seat.seat)
 
     def append_submission(self, code: str, index: int, seat: int, choice: Any) -> None:
         self._write("INSERT INTO submissions(code, idx, seat, choice) VALUES (%s,%s,%s,%s)",
-                    (code, index, seat, json.dumps(choice)))
+                    (code, index, seat, json.dumps(choice)), code, "move", index)
 
     def set_status(self, code: str, status: str) -> None:
-        self._write("UPDATE tables SET status=%s WHERE code=%s", (status, code))
+        self._write("UPDATE tables SET status=%s WHERE code=%s", (status, code), code, "status")
 
     def set_deadline(self, code: str, seat: int, deadline: float | None) -> None:
-        self._write("UPDATE seats SET deadline=%s WHERE code=%s AND seat=%s", (deadline, code, seat))
+        self._run(lambda db: db.execute("UPDATE seats SET deadline=%s WHERE code=%s AND seat=%s",
+                                        (deadline, code, seat)))
 
     def append_chat(self, code: str, index: int, entry: dict[str, Any]) -> None:
         self._write("INSERT INTO chat(code, idx, entry) VALUES (%s,%s,%s)",
-                    (code, index, json.dumps(entry, ensure_ascii=False)))
+                    (code, index, json.dumps(entry, ensure_ascii=False)), code, "chat", index)
 
     def codes(self, status: str | None = None) -> list[str]:
         def work(db):

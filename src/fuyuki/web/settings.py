@@ -41,6 +41,10 @@ class Settings:
     restart_timer_floor: float = 10.0 # a decision timer restored after a restart keeps at
                                       # least this many seconds
     hard_seconds: float = 1.0         # thinking time of a slow (search) bot per decision
+    cluster_tick: float = 1.0         # several processes on PostgreSQL: how often a process
+                                      # takes or lets go of tables' bots and timers
+    step_retries: int = 5             # a move whose step another process took first is checked
+                                      # again against the caught-up game this many times
     shutdown_seconds: float = 10.0    # SIGTERM/SIGINT: the pages are closed and the moves in
                                       # flight finish within this; then the process exits
     health_timeout: float = 2.0       # GET /healthz: the store answers within this or 503

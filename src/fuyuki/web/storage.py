@@ -57,8 +57,15 @@ class Target:
     key: str = ""
 
 
+class StepTaken(Exception):
+    """Another server process stored this step of the table first (a shared store): the
+    caller catches up from the store and checks its move again (:mod:`fuyuki.web.cluster`)."""
+
+
 class Storage:
     """What the server needs from a store. Every method is short and synchronous."""
+
+    shared = False     # several server processes share this store (the cluster machinery runs)
 
     def create_table(self, row: TableRow) -> None:
         raise NotImplementedError

@@ -33,7 +33,7 @@ from fuyuki.web.chat import MAX_ENTRIES, chat_entry
 from fuyuki.web.metrics import Metrics
 from fuyuki.web.games import DEFAULT, LIVE_TIMER, Adapter, adapter
 from fuyuki.web.settings import Settings, name_key
-from fuyuki.web.storage import SeatRow, Storage, TableRow
+from fuyuki.web.storage import SeatRow, StepTaken, Storage, TableRow
 
 log = logging.getLogger("fuyuki.web.table")
 
@@ -49,25 +49,40 @@ CLOSE_TOO_MANY = 4029          # this address has too many open connections
 
 def event_json(adapter_: Adapter, game: Any, e, cache: dict | None = None) -> dict[str, Any]:
     """An event as sent: kind, data (as JSON), ``private`` if only some seats see it, and its
-    text in ja and en (the game adapter's). ``cache`` keeps the rendering per event object."""
+    text in ja and en (the game adapter's). ``cache`` keeps the rendering per event object;
+    an adapter with ``shared_texts`` has each distinct event's text rendered once for all
+    tables (the latest ``SHARED_TEXTS`` kept)."""
     key = id(e)
     if cache is not None and key in cache:
         return cache[key][1]
-    data = json.loads(json.dumps(e.data))          # tuples become lists, as the client sees them
+    raw = json.dumps(e.data)
+    data = json.loads(raw)                         # tuples become lists, as the client sees them
     data.pop(contract.TEXTS, None)                 # an engine's own text goes once, as ``text``
     out: dict[str, Any] = {"kind": e.kind, "data": data}
     if e.to is not None:
         out["private"] = True
-    try:
-        text = adapter_.event_text(game, e)
-    except Exception:  # noqa: BLE001 - a bug: logged; the page falls back to its own text
-        log.exception("%s: the text of a %s event failed", adapter_.name, e.kind)
-        text = None
+    shared = (adapter_.name, e.kind, e.to and tuple(e.to), raw) if adapter_.shared_texts else None
+    text = _texts.get(shared, _UNSENT) if shared else _UNSENT
+    if text is _UNSENT:
+        try:
+            text = adapter_.event_text(game, e)
+        except Exception:  # noqa: BLE001 - a bug: logged; the page falls back to its own text
+            log.exception("%s: the text of a %s event failed", adapter_.name, e.kind)
+            text = None
+        if shared:
+            if len(_texts) >= SHARED_TEXTS:
+                del _texts[next(iter(_texts))]     # the oldest
+            _texts[shared] = text
     if text is not None:
         out["text"] = text
     if cache is not None:
         cache[key] = (e, out)                      # holding e keeps its id unique
     return out
+
+
+SHARED_TEXTS = 20000
+_texts: dict[tuple, Any] = {}  # (game, kind, audience, data) -> text, of adapters with shared_texts
+_UNSENT = object()             # not rendered yet; a field a patched page does not hold yet
 
 
 # ---------------------------------------------------------------------- connections
@@ -83,6 +98,8 @@ class Conn:
     address: str = ""
     close_code: int = 1000        # sent when the server ends this connection
     table: str = ""               # the table's code (for the log)
+    patch: bool = False           # the page applies patches (its hello's "patch": true)
+    held: dict[str, Any] = field(default_factory=dict)   # what a patched page holds now
 
     def push(self, text: str) -> bool:
         if self.closed:
@@ -122,6 +139,7 @@ class Table:
     conns: list[Conn] = field(default_factory=list)
     notifier: Any = None               # the "your turn" sender (fuyuki.web.notify.Notifier)
     metrics: Metrics = field(default_factory=Metrics)   # the app's (fuyuki.web.metrics)
+    cluster: Any = None                # several processes share the store (fuyuki.web.cluster)
 
     def __post_init__(self) -> None:
         cfg = self.row.config
@@ -147,6 +165,7 @@ class Table:
         self._waiting: tuple | None = None  # (step, status, pending) -> waiting_for
         self.slow_failures = 0
         self.active_at = now               # the last connection, departure or move
+        self.elsewhere: set[int] = set()   # seats with a page open on another process (owner)
         self._restore_timers()
         self.invites: dict[int, str] = {}  # seat tokens made at creation, for the creator only
         self._wake: float | None = None    # when the game has due submissions (_now() time)
@@ -249,18 +268,25 @@ class Table:
         one decision."""
         return self.row.config.get("timer", 0) > LIVE_TIMER
 
+    @property
+    def is_owner(self) -> bool:
+        """Does this process run the table's bots and timers? (Always, alone; with several
+        processes on one store, the one holding the table's lock: :mod:`fuyuki.web.cluster`.)"""
+        return self.cluster is None or self.cluster.owns(self.code)
+
     def may_notify(self) -> bool:
         """Does this process send the table's notices? (Its owner, when several processes
         share the tables; the stored claim of each notice refuses a second sender anyway.)"""
-        return True
+        return self.is_owner
 
     def connected(self, seat: int) -> bool:
-        return any(c.seat == seat and not c.closed for c in self.conns)
+        return any(c.seat == seat and not c.closed for c in self.conns) or seat in self.elsewhere
 
-    def anyone_seated(self) -> bool:
-        """Is a person's page connected to one of the seats? (Spectators do not count: bots
-        never play a table on their own.)"""
-        return any(c.seat is not None and not c.closed for c in self.conns)
+    def anyone_seated(self, here: bool = False) -> bool:
+        """Is a person's page connected to one of the seats (``here``: to this process)?
+        (Spectators do not count: bots never play a table on their own.)"""
+        return any(c.seat is not None and not c.closed for c in self.conns) or \
+            (not here and bool(self.elsewhere))
 
     def running(self, now: float | None = None) -> bool:
         """Does the table count against the server's bound of running tables? Waiting or
@@ -336,6 +362,7 @@ class Table:
         self.row.status = "playing"
         self.storage.set_status(self.code, "playing")
         log.info("table %s started", self.code, extra={"table": self.code, "event": "started"})
+        self._own()
         self._track_decisions()
 
     # ------------------------------------------------------------------ moves
@@ -348,22 +375,39 @@ class Table:
             raise IllegalAction("game_over", "the game is over")
         if not (isinstance(choice, str) and len(choice) <= 64) and type(choice) is not int:
             raise IllegalAction("bad_choice", "a choice is a short text or a whole number")
-        if seat not in self.game.pending():
-            raise IllegalAction("not_your_turn", "you have no decision to make now")
-        if type(turn) is not int or turn != self.asked_at.get(seat):
-            raise IllegalAction("stale_decision", "that decision is no longer open")
-        self._apply(seat, choice)
+        for _ in range(self.settings.step_retries):
+            if self.game.over:
+                raise IllegalAction("game_over", "the game is over")
+            if seat not in self.game.pending():
+                raise IllegalAction("not_your_turn", "you have no decision to make now")
+            if type(turn) is not int or turn != self.asked_at.get(seat):
+                raise IllegalAction("stale_decision", "that decision is no longer open")
+            try:
+                self._apply(seat, choice)
+                break
+            except StepTaken:      # not an error: another process stored this step first; caught up, check again
+                continue
+        else:
+            raise IllegalAction("storage_error", "the move could not be saved; try again")
         self.away[seat] = False
+        if not self.is_owner:
+            self.cluster.back(self.code, seat)
         self.refresh()
 
     def back(self, seat: int | None) -> None:
+        if seat is not None and not self.is_owner:
+            self.cluster.back(self.code, seat)
         if seat is not None and self.away[seat]:
             self.away[seat] = False
             self.refresh()
 
     def _apply(self, seat: int, choice: Any) -> None:
+        """Submit, store, tell. A step another process stored first (a shared store): the
+        game goes back to the stored steps and catches up with the store, and StepTaken is
+        raised for the caller to look again."""
         g = self.game
         start = g.step
+        asked = dict(self.asked_at)
         g.submit(seat, choice)                         # IllegalAction: nothing changed
         self.asked_at.pop(seat, None)                  # answered: a next decision is a new turn
         if self.pbp:
@@ -381,6 +425,16 @@ class Table:
             if self.notifier is not None:
                 for key, text in self.adapter.notices(g, start):
                     self.notifier.notice(self, key, text)
+        except StepTaken:
+            log.info("table %s: step %d was stored by another process; catching up", self.code,
+                     len(subs) - 1, extra={"table": self.code, "event": "step_taken",
+                                           "step": len(subs) - 1})
+            self.game = self._replayed(subs[:-1])
+            self.asked_at = asked
+            self._texts.clear()
+            self.sync(refresh=False)
+            self.broadcast()
+            raise
         except Exception:
             # the store refused: go back to what it holds, so memory never runs ahead of it
             log.exception("table %s: step %d could not be stored; rebuilt from storage",
@@ -402,6 +456,90 @@ class Table:
         for c in self.conns:
             c.log_pos = 0
 
+    # ------------------------------------------------------------------ several processes
+    def sync(self, refresh: bool = True) -> None:
+        """Take up what other processes stored (:mod:`fuyuki.web.cluster`): the seats, the
+        status, the chat lines and the moves after this process's step, submitted in their
+        stored order; then (``refresh``) bots, timers and pages as after any change."""
+        row = self.storage.load_since(self.code, self.step, len(self.chat))
+        if row is None:
+            return
+        for stored in row.seats:
+            mine = self.seats[stored.seat]
+            if mine.kind == "human" and mine.token_hash and stored.token_hash != mine.token_hash:
+                self._close_seat(stored.seat)      # a new link made elsewhere: the old one ends
+            mine.kind, mine.name, mine.token_hash, mine.level, mine.deadline = \
+                stored.kind, stored.name, stored.token_hash, stored.level, stored.deadline
+        self.chat.extend(row.chat)
+        if self.row.status != "over":
+            self.row.status = row.status
+        for seat, choice in row.submissions:
+            try:
+                self.game.submit(seat, choice)
+            except IllegalAction:                  # cannot happen to stored steps: replay all
+                log.exception("table %s: a stored step does not apply here; rebuilt", self.code)
+                self._rebuild()
+                break
+            self.asked_at.pop(seat, None)
+            self._stop_timer(seat)
+            self._track_decisions()
+        if row.submissions:
+            self.active_at = _now()
+        if self.game.over and self.row.status != "over":
+            self.row.status = "over"
+            if row.status != "over":               # its writer stopped before saying so
+                self.storage.set_status(self.code, "over")
+        if refresh:
+            self.refresh()
+
+    def owner_changed(self, owner: bool) -> None:
+        """This process took the table's bots and timers (its stored timers go on) or let
+        them go (the stored deadlines stay for the next owner)."""
+        if owner:
+            self._restore_timers()
+        else:
+            self.close()
+            self.deadline.clear()
+            self._timed.clear()
+            self.elsewhere.clear()
+        self.refresh()
+
+    def seen_elsewhere(self, seats: set[int]) -> None:
+        """The owner hears which seats have a page open on other processes: a seat counts
+        as connected (no takeover, its timer runs) as with a page here."""
+        if seats == self.elsewhere:
+            return
+        here = {c.seat for c in self.conns if not c.closed}
+        for seat in seats - self.elsewhere - here:
+            self.gone_since[seat] = None
+            self.away[seat] = False
+        self.elsewhere = set(seats)
+        for seat in range(len(self.seats)):
+            if seat not in here and seat not in seats and self.gone_since[seat] is None:
+                self.gone_since[seat] = _now()
+        self.refresh()
+
+    def back_elsewhere(self, seat: int) -> None:
+        """A player of ``seat`` acted on another process: the owner's bot stops playing it."""
+        if self.is_owner and 0 <= seat < len(self.away) and self.away[seat]:
+            self.away[seat] = False
+            self.refresh()
+
+    def _own(self) -> None:
+        """With several processes: run this playing table's bots and timers here if nobody
+        does (a person's page opened here, the game started here) — at once, not at the
+        cluster's next tick."""
+        if self.cluster is not None and self.status == "playing" and not self.is_owner \
+                and self.cluster.try_own(self.code):
+            self.sync(refresh=False)
+            self._restore_timers()
+
+    def share_presence(self, seat: int) -> None:
+        """Tell the other processes how many pages of ``seat`` are open here."""
+        if self.cluster is not None:
+            self.cluster.presence(self.code, seat, sum(c.seat == seat and not c.closed
+                                                       for c in self.conns))
+
     # ------------------------------------------------------------------ bots and timers
     def _track_decisions(self) -> None:
         """Note when each seat's open decision appeared (its ``turn``; a person whose page is
@@ -420,7 +558,7 @@ class Table:
                 self.asked_at[seat] = self.step
                 self._opened(seat)
             if timer and seat not in self._timed and self.seats[seat].kind == "human" \
-                    and (self.pbp or self.connected(seat)):
+                    and (self.pbp or self.connected(seat)) and self.is_owner:
                 self._timed.add(seat)
                 self.deadline[seat] = now + timer
                 self._store_deadline(seat, _wall() + timer)
@@ -455,7 +593,7 @@ class Table:
     def _restore_timers(self) -> None:
         """After a restart: the timers that ran go on (with at least
         ``restart_timer_floor`` seconds left, for the page to reconnect)."""
-        if self.status != "playing" or not self.row.config.get("timer", 0):
+        if self.status != "playing" or not self.row.config.get("timer", 0) or not self.is_owner:
             return
         pending = self.game.pending()
         for s in self.seats:
@@ -499,7 +637,8 @@ class Table:
     def _auto_pending(self) -> list[int]:
         """Seats a bot must answer now (a slow bot already thinking is left out; it is
         started here)."""
-        if self.status != "playing" or self.game.over or not (self.anyone_seated() or self.pbp):
+        if self.status != "playing" or self.game.over or not (self.anyone_seated() or self.pbp) \
+                or not self.is_owner:
             return []
         now = _now()
         seats = []
@@ -550,8 +689,10 @@ class Table:
                             self.adapter.takeover or self._bot_name(seat), exc_info=True)
                 choice = None
                 self.slow_failures += 1
-            if self.game.pending().get(seat) is not d or self.asked_at.get(seat) != turn:
-                return                       # answered meanwhile, or the game moved on
+            if self.game.pending().get(seat) is not d or self.asked_at.get(seat) != turn \
+                    or not self.is_owner:
+                return                       # answered meanwhile, the game moved on, or another
+                                             # process runs the table's bots now
             if choice is None:
                 fallback = self.adapter.takeover or self._bot_name(seat)
                 choice = self.adapter.make_bot(fallback, seat, seat,
@@ -562,6 +703,8 @@ class Table:
                 if exc.code == "storage_error":   # logged by _apply
                     return
                 self._first_option(seat, d, exc)
+        except StepTaken:                     # not an error: another process moved first (caught up)
+            pass
         finally:
             self._thinking.discard(seat)
         self.refresh()
@@ -569,21 +712,30 @@ class Table:
     def record(self, seat: int, choice: Any) -> None:
         """A submission outside the decision protocol (a game master's command, a reader's
         answer: see the adapter's ``message``): checked by the game, stored, told to all."""
-        if self.status != "playing" or self.game.over:
-            raise IllegalAction("not_playing", "the game is not being played")
-        self._apply(seat, choice)
+        for _ in range(self.settings.step_retries):
+            if self.status != "playing" or self.game.over:
+                raise IllegalAction("not_playing", "the game is not being played")
+            try:
+                self._apply(seat, choice)
+                break
+            except StepTaken:      # not an error: another process stored this step first; caught up, check again
+                continue
+        else:
+            raise IllegalAction("storage_error", "the move could not be saved; try again")
         self.refresh()
 
     def _due(self) -> None:
         """Apply the game's submissions the clock made due; note when to look again."""
         self._wake = None
-        if self.status != "playing" or self.game.over:
+        if self.status != "playing" or self.game.over or not self.is_owner:
             return
         for _ in range(1000):                 # one at a time: each may change what is due
             subs, later = self.adapter.due(self, _wall())
             for seat, choice in subs[:1]:
                 try:
                     self._apply(seat, choice)
+                except StepTaken:              # not an error: caught up, the next refresh looks again
+                    return
                 except IllegalAction as exc:   # the next refresh tries again
                     log.warning("table %s: a due submission of seat %d was refused (%s)",
                                 self.code, seat, exc.code)
@@ -601,7 +753,10 @@ class Table:
             while (seats := self._auto_pending()) and guard < 100000:
                 for seat in seats:
                     if seat in self.game.pending():
-                        self._bot_move(seat)
+                        try:
+                            self._bot_move(seat)
+                        except StepTaken:      # not an error: another process moved first (caught up)
+                            break
                         guard += 1
                 self._track_decisions()
         elif self._auto_pending() and self._bot_timer is None:
@@ -622,6 +777,8 @@ class Table:
             if seat in self.game.pending():
                 try:
                     self._bot_move(seat)
+                except StepTaken:              # not an error: another process moved first (caught up)
+                    break
                 except IllegalAction as exc:   # the store refused (logged by _apply)
                     log.warning("table %s: seat %d's bot move was refused (%s)", self.code,
                                 seat, exc.code)
@@ -632,7 +789,7 @@ class Table:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        if self.status != "playing" or self.game.over:
+        if self.status != "playing" or self.game.over or not self.is_owner:
             return
         times = [t for s, t in self.deadline.items() if not self.away[s]]
         if self._wake is not None:
@@ -684,6 +841,8 @@ class Table:
         if conn.seat is not None:
             self.gone_since[conn.seat] = None
             self.away[conn.seat] = False
+            self.share_presence(conn.seat)
+            self._own()
         self.refresh()
 
     def detach(self, conn: Conn) -> None:
@@ -691,33 +850,74 @@ class Table:
         conn.closed = True
         if conn in self.conns:
             self.conns.remove(conn)
-        if conn.seat is not None and not self.connected(conn.seat):
-            self.gone_since[conn.seat] = _now()
+        if conn.seat is not None:
+            self.share_presence(conn.seat)
+            if not self.connected(conn.seat):
+                self.gone_since[conn.seat] = _now()
         if self.conns or self.status == "playing":
             self.refresh()
 
-    def state_message(self, conn: Conn) -> dict[str, Any]:
-        seat = conn.seat
-        msg: dict[str, Any] = {"type": "state", "code": self.code, "status": self.status,
-                               "config": self.config, "you": seat, "step": self.step,
-                               "seats": self.public_seats(), "chat_from": conn.chat_pos,
-                               "chat": self.chat[conn.chat_pos:], "rematch": self.rematch_code}
-        conn.chat_pos = len(self.chat)
-        if self.status == "waiting":
-            return msg
-        g = self.game
-        msg["waiting_for"] = self._waiting_for()
-        msg["view"] = self.adapter.page_view(g, seat)
-        msg["events"] = [event_json(self.adapter, g, e, self._texts)
-                         for e in g.events_for(self.adapter.role(g, seat), conn.log_pos)]
-        msg["from_start"] = conn.log_pos == 0
-        conn.log_pos = g.step
-        if seat is not None:
-            mine = seat in g.pending()
+    def state_message(self, conn: Conn, shared: dict[Any, Any] | None = None) -> dict[str, Any]:
+        """The state message of ``conn``'s page: the table, the seat's page data
+        (``adapter.page_view``: view(seat)), the events its role may see since its last message
+        and the new chat. ``shared`` holds what the pages of one broadcast have in common (the
+        seats, each seat's view), made once.
+
+        A page whose hello asked for patches (client.js) gets its first message whole, then
+        only what changed: the table's fields (``code``, ``config``, ``seats``, ``rematch``,
+        ``waiting_for``) when they differ from what it holds, ``view_patch`` (the view's
+        top-level fields that changed or appeared) and ``view_gone`` (those that went), new
+        events and chat; ``status``, ``you``, ``step`` and a seat's ``turn``, ``deadline`` and
+        ``auto`` always, first (a reader of the message's head finds them)."""
+        if shared is None:
+            shared = {}
+        if "table" not in shared:
+            shared["status"], shared["step"], shared["pending"] = self.status, self.step, self.game.pending()
+            shared["table"] = {"code": self.code, "config": self.config, "seats": self.public_seats(),
+                               "rematch": self.rematch_code}
+            if shared["status"] != "waiting":
+                shared["table"]["waiting_for"] = self._waiting_for()
+        seat, g, patch, status = conn.seat, self.game, conn.patch, shared["status"]
+        playing = status != "waiting"
+        msg: dict[str, Any] = {"type": "state", "status": status, "you": seat}
+        if playing and seat is not None:
+            mine = seat in shared["pending"]
             msg["turn"] = self.asked_at.get(seat) if mine else None
             t = self.deadline.get(seat)
             msg["deadline"] = max(0.0, round(t - _now(), 1)) if mine and t else None
             msg["auto"] = self.auto(seat)
+        msg["step"] = shared["step"]
+        whole = not patch or not conn.held or conn.log_pos == 0
+        held: dict[str, Any] = {} if whole else conn.held
+        for key, value in shared["table"].items():
+            if whole or held.get(key, _UNSENT) != value:
+                msg[key] = held[key] = value
+        if whole or len(self.chat) > conn.chat_pos:
+            msg["chat_from"], msg["chat"] = conn.chat_pos, self.chat[conn.chat_pos:]
+        conn.chat_pos = len(self.chat)
+        if patch:
+            conn.held = held
+        if not playing:
+            return msg
+        view = shared.get(("view", seat))
+        if view is None:
+            view = shared[("view", seat)] = self.adapter.page_view(g, seat)
+        old = held.get("view")
+        if old is None:
+            msg["view"] = view
+        else:
+            changed = {k: v for k, v in view.items() if old.get(k, _UNSENT) != v}
+            if changed:
+                msg["view_patch"] = changed
+            if old.keys() - view.keys():
+                msg["view_gone"] = sorted(old.keys() - view.keys())
+        held["view"] = view
+        events = [event_json(self.adapter, g, e, self._texts)
+                  for e in g.events_for(self.adapter.role(g, seat), conn.log_pos)]
+        if whole or events:
+            msg["events"] = events
+            msg["from_start"] = conn.log_pos == 0
+        conn.log_pos = g.step
         return msg
 
     def _waiting_for(self) -> list[int] | None:
@@ -728,10 +928,11 @@ class Table:
         return self._waiting[1]
 
     def broadcast(self) -> None:
+        shared: dict[Any, Any] = {}
         for conn in list(self.conns):
             if not conn.closed:
                 try:
-                    text = dumps(self.state_message(conn))
+                    text = dumps(self.state_message(conn, shared))
                 except Exception:  # noqa: BLE001 - a bug: logged; the page gets a plain error
                     log.exception("table %s: the state message of %s failed", self.code,
                                   "a spectator" if conn.seat is None else f"seat {conn.seat}")
@@ -776,7 +977,14 @@ class Table:
             entry["seat"], security.RateLimiter(self.settings.chat_rate, self.settings.chat_burst))
         if not limit.allow():
             raise IllegalAction("rate_limited", "too many chat lines; wait a little")
-        self.storage.append_chat(self.code, len(self.chat), entry)
+        for _ in range(self.settings.step_retries):
+            try:
+                self.storage.append_chat(self.code, len(self.chat), entry)
+                break
+            except StepTaken:      # not an error: another process's line took this place; retry
+                self.sync(refresh=False)
+        else:
+            raise IllegalAction("storage_error", "the line could not be saved; try again")
         self.chat.append(entry)
         self.broadcast()
 
