@@ -275,3 +275,43 @@ def test_a_tables_reader_subscriptions_are_bounded(tmp_path, hooks):
         sbb = create(http, players=3, bots=2, name="solo")
         r = http.post(f"/api/tables/{sbb['code']}/follow", json={"kind": "webhook", "target": hooks.url})
         assert r.json()["error"] == "no_news"
+
+
+@pytest.fixture(params=["memory", "sqlite", "postgresql"])
+def store(request, tmp_path):
+    from fuyuki.web.storage import MemoryStorage, SeatRow, SQLiteStorage, TableRow
+
+    if request.param == "memory":
+        s = MemoryStorage()
+    elif request.param == "sqlite":
+        s = SQLiteStorage(tmp_path)
+    else:
+        from fuyuki.web.pgstorage import PostgresStorage
+
+        s = PostgresStorage(request.getfixturevalue("postgres_url"))
+    s.create_table(TableRow("abcdefgh", 1, {"game": "sbb"}, "playing", 1.0,
+                            [SeatRow(0, "human"), SeatRow(1, "human")]))
+    yield s
+    s.close()
+
+
+def test_every_store_keeps_targets_per_seat_and_claims_each_notice_once(store):
+    from fuyuki.web.storage import Target
+
+    store.set_target(Target("abcdefgh", 0, "email", "a@example.org", "ja"))
+    store.set_target(Target("abcdefgh", 0, "email", "b@example.org", "en"))   # replaces it
+    store.set_target(Target("abcdefgh", 1, "webhook", "https://example.org/h"))
+    store.set_target(Target("abcdefgh", -1, "webhook", "https://example.org/r1", key="k1"))
+    store.set_target(Target("abcdefgh", -1, "webhook", "https://example.org/r2", key="k2"))
+    assert [(t.kind, t.target, t.lang) for t in store.targets("abcdefgh", 0)] == \
+        [("email", "b@example.org", "en")]
+    assert [t.seat for t in store.targets("abcdefgh")] == [-1, -1, 0, 1]
+    assert store.remove_target("abcdefgh", -1, None, "k1") == 1
+    assert [t.key for t in store.targets("abcdefgh", -1)] == ["k2"]
+    assert store.remove_target("abcdefgh", 0, "webhook") == 0
+    assert store.remove_target("abcdefgh", 0, "email") == 1
+    assert store.claim_notice("abcdefgh", 0, "turn:3") is True
+    assert store.claim_notice("abcdefgh", 0, "turn:3") is False
+    assert store.claim_notice("abcdefgh", 1, "turn:3") is True
+    store.set_deadline("abcdefgh", 1, 1.9e9)
+    assert store.timed_codes() == ["abcdefgh"]
