@@ -116,6 +116,7 @@ def test_a_turn_notice_reaches_the_seats_mailbox_naming_the_table_and_without_an
     with TestClient(_app(tmp_path, smtp)) as http:
         code, tokens = _three(http, lambda c, t: _subscribe(http, c, t, "email", "host@example.org"))
         _drain(http)
+        assert (http.app.state.notifier.sent, http.app.state.notifier.failed) == (1, 0)
     assert len(smtp.messages) == 1
     mail = smtp.messages[0]
     assert mail["To"] == "host@example.org" and mail["From"] == "fuyuki@example.org"
