@@ -316,3 +316,20 @@ def test_every_store_keeps_targets_per_seat_and_claims_each_notice_once(store):
     assert store.claim_notice("abcdefgh", 1, "turn:3") is True
     store.set_deadline("abcdefgh", 1, 1.9e9)
     assert store.timed_codes() == ["abcdefgh"]
+
+
+def test_a_seats_new_link_ends_the_old_links_notices(tmp_path, smtp):
+    from fuyuki.web.manager import new_link
+
+    with TestClient(_app(tmp_path, smtp)) as http:
+        made = create(http, game="rpg", name="GM", humans=["red-saber"], turns=2)
+        code, player = made["code"], made["invites"]["0"]
+        _subscribe(http, code, player, "email", "old@example.org")
+        table = http.app.state.manager.get(code)
+        token = table.reissue(0)                        # the GM's "new link" for the pair
+        mine = http.get(f"/api/tables/{code}/notify", headers={"X-Seat-Token": token}).json()
+        assert mine["email"] is None
+        _subscribe(http, code, made["token"], "email", "gm@example.org")
+        storage = http.app.state.storage
+        new_link(storage, code)                         # fuyuki link: the GM's seat
+        assert storage.targets(code) == []

@@ -81,6 +81,7 @@ def new_link(storage: Storage, code: str, seat: int | None = None) -> tuple[Seat
     token = security.new_token()
     row.seats[seat].token_hash = security.hash_token(token)
     storage.update_seat(code, row.seats[seat])
+    storage.remove_target(code, seat)          # the old link's notices end with it
     return row.seats[seat], token
 
 

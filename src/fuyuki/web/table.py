@@ -990,13 +990,15 @@ class Table:
 
     def reissue(self, seat: int) -> str:
         """A new token for a human ``seat`` (its link was lost or leaked): the old one stops
-        working and the seat's open pages are closed. Stored as a hash; returned once."""
+        working, the seat's open pages are closed and its notice targets are removed (the new
+        link's holder never sees the old one's address). Stored as a hash; returned once."""
         row = self.seats[seat]
         if row.kind != "human":
             raise IllegalAction("bad_seat", "only a person's seat has a link")
         token = security.new_token()
         row.token_hash = security.hash_token(token)
         self.storage.update_seat(self.code, row)
+        self.storage.remove_target(self.code, seat)
         self._close_seat(seat)
         log.info("table %s: seat %d has a new link", self.code, seat,
                  extra={"table": self.code, "seat": seat, "event": "new_link"})
