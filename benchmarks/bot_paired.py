@@ -12,10 +12,11 @@ draw, else 0). Printed: each arm's mean share with a Wilson 95 % interval, the p
 difference with a normal 95 % interval, and the tested bot's time per decision.
 
 Bots are written ``name[:key=value,...][@REV]``: ``heuristic``, ``random``,
-``hard:iterations=300``; ``@REV`` loads the bot's module as it was at git revision REV (the
-previous bot), e.g. ``heuristic@e30aa7c``, ``hard@e30aa7c:iterations=300``. ``--iterations``
-(default) gives every hard bot a fixed iteration budget — reproducible; ``--seconds S``
-gives it a CPU-time budget instead (``clock="cpu"``, so other processes do not eat it).
+``hard:iterations=300``, ``net`` (the policy network, :mod:`fuyuki.sbb.agents.net`);
+``@REV`` loads the bot's module as it was at git revision REV (the previous bot), e.g.
+``heuristic@e30aa7c``, ``hard@e30aa7c:iterations=300``. ``--iterations`` (default) gives
+every hard bot a fixed iteration budget — reproducible; ``--seconds S`` gives it a CPU-time
+budget instead (``clock="cpu"``, so other processes do not eat it).
 
     python benchmarks/bot_paired.py --hero heuristic --base heuristic@e30aa7c \\
         --field random --games 4000

@@ -218,7 +218,7 @@ def register(app: typer.Typer) -> None:
     def play(
         players: int = typer.Option(4, "--players", "-p", help="3..5"),
         seed: Optional[int] = typer.Option(None, help="random seed (default: random)"),
-        bots: str = typer.Option("heuristic", help="random | heuristic | hard (easy/normal/hard)"),
+        bots: str = typer.Option("heuristic", help="random | heuristic | hard | net (easy/normal/hard)"),
         save: Optional[Path] = typer.Option(None, help="write the game record (JSON) here"),
         bots_only: bool = typer.Option(False, "--bots-only", help="every seat a bot; print the game"),
         seat: int = typer.Option(0, help="your seat"),

@@ -1,6 +1,7 @@
 """Bots. Every bot sees only ``game.view(seat)`` and its own decision.
 
-Levels: ``easy`` = random, ``normal`` = heuristic, ``hard`` (information-set search).
+Levels: ``easy`` = random, ``normal`` = heuristic, ``hard`` (information-set search); ``net``
+(a policy network distilled from the hard bot's search: milliseconds a decision).
 """
 
 from __future__ import annotations
@@ -20,6 +21,11 @@ def bot_names() -> list[str]:
     try:
         from fuyuki.sbb.agents import hard  # noqa: F401
         names.append("hard")
+    except ImportError:
+        pass
+    try:
+        import numpy  # noqa: F401
+        names.append("net")
     except ImportError:
         pass
     return names
@@ -46,6 +52,9 @@ def make_bot(name: str, seed: int = 0, rules: Any = None, iterations: int | None
         if iterations is not None:
             kwargs["iterations"] = iterations
         return HardBot(seed, rules=rules, **kwargs)
+    if name == "net":
+        from fuyuki.sbb.agents.net import NetBot
+        return NetBot(seed, rules=rules, **kwargs)
     from fuyuki.core.errors import DataError
     raise DataError("--bots", "bots", f"unknown bot {name!r} (known: {bot_names()} or "
                     "easy/normal/hard)", "choice",
