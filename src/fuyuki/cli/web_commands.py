@@ -170,12 +170,15 @@ def configure_logging(level: str, stream=None, fmt: str = "text") -> logging.Han
 
 def server_config(app, host: str, port: int, *, proxy_headers: bool = False,
                   forwarded_allow_ips: str = "127.0.0.1", **kw):
-    """uvicorn's configuration of ``fuyuki serve``: frames over 16 KiB refused; the client's
+    """uvicorn's configuration of ``fuyuki serve``: frames over 16 KiB refused; no per-message
+    compression (the state messages after a page's first are small patches: compressing each
+    cost more CPU than it saved bytes, and a zlib context per connection); the client's
     address read from X-Forwarded-For only when ``proxy_headers`` and only from the trusted
     proxies (otherwise every player behind the proxy would share one rate-limit budget)."""
     import uvicorn
 
-    return uvicorn.Config(app, host=host, port=port, ws_max_size=16384, log_config=None,
+    return uvicorn.Config(app, host=host, port=port, ws_max_size=16384, ws_per_message_deflate=False,
+                          log_config=None,
                           log_level=kw.pop("log_level", "warning"), proxy_headers=proxy_headers,
                           forwarded_allow_ips=forwarded_allow_ips if proxy_headers else "", **kw)
 

@@ -10,6 +10,7 @@ the record's ``source``.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from fuyuki.core.data import Table
@@ -30,9 +31,10 @@ def start(seed: int, config: dict[str, Any], source: str) -> Game:
         if not isinstance(opt, str):
             raise cfg.fail(f"options[{i}]", f"must be an option name, not {opt!r}")
     mode = cfg.get("mode", (str, type(None)), None)
+    cards = cfg.str("cards", "") or None
     try:
-        rules = Rules.preset(cfg.str("edition", "final"), mode, tuple(options),
-                             cfg.str("cards", "") or None)
+        rules = (Rules.preset(cfg.str("edition", "final"), mode, tuple(options), cards) if cards
+                 else _preset(cfg.str("edition", "final"), mode, tuple(options)))
     except DataError as exc:
         if exc.file.startswith("--"):  # a name the record gives, not an option typed
             raise cfg.fail(exc.key, exc.reason) from None
@@ -59,3 +61,13 @@ def start(seed: int, config: dict[str, Any], source: str) -> Game:
         return setup_overrides.new_game(players, seed, rules, fixed=fixed, assign=assign, rng=rng)
     except DataError as exc:
         raise cfg.fail("setup", f"{exc.key}: {exc.reason}") from None
+
+
+@lru_cache(maxsize=32)
+def _preset(edition: str, mode: str | None, options: tuple[str, ...]) -> Any:
+    """A preset's rules, read from its files once (a server starts a game per table; a game
+    never changes its rules, so games share them, as clones already do)."""
+    from fuyuki.sbb.rules import Rules
+
+    return Rules.preset(edition, mode, options)
+

@@ -30,7 +30,8 @@ HTTP
                                   this browser's tables, notices (fuyuki.web.pbp)
 
 WebSocket /ws/{code}
-  client -> server  {"type":"hello","token":T|null}   first, within hello_timeout
+  client -> server  {"type":"hello","token":T|null,"patch":true}   first, within hello_timeout
+                                  (patch: the page applies patches, see Table.state_message)
                     {"type":"move","choice":C,"turn":N}  N = the "turn" of the state message
                     {"type":"back"}   {"type":"start"} (host)   {"type":"ping"}
                     {"type":"chat","text":T} | {"type":"chat","stamp":S}   (seats)
@@ -370,7 +371,7 @@ def create_app(data: str | Path | None = None, *, storage: Storage | None = None
                 return
         conn = Conn(seat, asyncio.Queue(settings.outbox),
                     security.RateLimiter(settings.msg_rate, settings.msg_burst), address=where,
-                    table=table.code)
+                    table=table.code, patch=hello.get("patch") is True)
         refused = table.admit(conn)
         if refused is not None:
             refusals.note(f"ws {refused} no_room")

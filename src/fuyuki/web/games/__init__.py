@@ -70,6 +70,9 @@ sets only ``name``, ``players`` and its page (docs/web.md, "Adding a game"):
 ``open_hands = False``
     every seat's page stays private after the end: a replay shows them (``hands``) only to
     the host's seat token (a war's GM console: every sheet and decision).
+``shared_texts = True``
+    an event's text depends on the event alone (its kind, data and audience), not on the
+    game it happened in: the server renders each such event once for all its tables.
 """
 
 from __future__ import annotations
@@ -106,6 +109,7 @@ class Adapter:
     rematch = True
     open_hands = True
     news = False
+    shared_texts = False
 
     def check_config(self, raw: dict[str, Any]) -> dict[str, Any]:
         return self.check_common(raw, set(), self.players, self.players[0],

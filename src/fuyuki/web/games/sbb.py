@@ -41,6 +41,7 @@ class SbbAdapter(Adapter):
     page = "table.html"
     takeover = "heuristic"
     slow_bots = frozenset({"hard"})
+    shared_texts = True               # sbb.text renders an event from the event alone
 
     def levels(self) -> dict[str, str]:
         have = set(bot_names())

@@ -203,7 +203,8 @@ function connect() {
     reconnectDelay = 800;
     GAME.forget();
     sentTurn = null;
-    ws.send(JSON.stringify({ type: "hello", token: token() }));
+    wholeNext = true;
+    ws.send(JSON.stringify({ type: "hello", token: token(), patch: true }));
   };
   ws.onmessage = ev => {
     const msg = JSON.parse(ev.data);
@@ -252,7 +253,27 @@ function onError(msg) {
   document.querySelectorAll("#prompt button").forEach(b => { b.disabled = false; });
 }
 
-function onState(msg) {
+// The server sends this page (its hello asks for patches) the whole state first, then only
+// what changed: the fields a message carries replace the ones held, ``view_patch`` holds the
+// view's changed fields and ``view_gone`` those it no longer has; events and chat lines are
+// always the new ones.
+let wholeNext = true;
+function merged(raw) {
+  if (wholeNext || !last) return raw;
+  const { events: _e, chat: _c, chat_from: _f, from_start: _s, ...held } = last;
+  const msg = Object.assign(held, raw);
+  if (raw.view_patch || raw.view_gone) {
+    msg.view = Object.assign({}, last.view, raw.view_patch);
+    for (const k of raw.view_gone || []) delete msg.view[k];
+  }
+  delete msg.view_patch;
+  delete msg.view_gone;
+  return msg;
+}
+
+function onState(raw) {
+  const msg = merged(raw);
+  wholeNext = false;
   const tabOnly = sessionStorage.getItem(TOKEN_KEY);
   if (tabOnly && msg.you !== null && msg.you !== undefined && msg.you === GAME.hostSeat(msg)) {
     localStorage.setItem(TOKEN_KEY, tabOnly);     // the host's new link: this browser's from now on
