@@ -1,15 +1,34 @@
-"""Load benchmark of the Servant Big Battle server (a script, not a test).
+"""Load benchmark of the table server (a script, not a test).
 
-Starts ``fuyuki.web`` under uvicorn in a child process on loopback (SQLite storage in a temporary
-directory, bots answering at once), then runs N simulated players: every 4 clients share a
-4-seat table, join it through the HTTP API, open their WebSocket and play random legal moves
-(with a little thinking time) until the game ends, then start a new table, until the time is up.
+Starts real ``fuyuki serve`` processes and plays Servant Big Battle against them with simulated
+players, all on this machine:
 
-Printed: games in flight (mean and max), games finished, moves, messages received, move latency
-(from sending a move to receiving the state that contains it) p50/p99, errors.
+* ``--servers 0`` (default): one process on SQLite (a temporary ``--data``), players connect to
+  it directly;
+* ``--servers N``: a PostgreSQL server of its own (started as ``tests/web/postgres.py`` does),
+  N processes on it (``--db``, ``--proxy-headers``) behind Debian's nginx running the shipped
+  ``deploy/nginx/fuyuki.conf`` (its upstream pointed at the N processes' ports).
 
-    .venv/bin/python benchmarks/web_load.py --clients 50 --seconds 30
-    .venv/bin/python benchmarks/web_load.py --clients 200 --seconds 30
+The players: every 4 share a 4-seat table (no bot seat), join it through the HTTP API, open
+their WebSocket, and play random legal moves after a think time (uniform in [t/2, 3t/2] for
+``--think t``, 2 s by default: a person reading a decision of a card game and clicking) until
+the game ends, then start a new table, until ``--seconds`` are up (games in flight then
+finish, up to ``--grace`` seconds more). Each player comes from an address of its own on
+loopback (127.1.x.y), as people do, so the server's per-address bounds stay as shipped.
+
+The load generator is one process (asyncio, the ``websockets`` library) that parses only what
+a random mover needs: the head of each state message (its ``status``, ``turn`` and
+``type``), and a message's JSON only when it carries a new decision of its seat.
+
+Printed per server process and in total: connected players (open WebSockets at a seat, mean
+and max), games finished, moves, move latency p50/p99/max (from sending a move to receiving
+the state message that answers it), errors, the server processes' CPU (``/proc/<pid>/stat``,
+over the load only) and CPU ms a move; PostgreSQL's, nginx's and the load generator's CPU
+apart. Which process served a connection is read from nginx's log (``$upstream_addr``).
+
+    .venv/bin/python benchmarks/web_load.py --clients 200 --seconds 60
+    .venv/bin/python benchmarks/web_load.py --clients 200 --think 0.2 --profile /tmp/server.prof
+    .venv/bin/python benchmarks/web_load.py --clients 1000 --servers 2 --seconds 60
 """
 
 from __future__ import annotations
@@ -19,6 +38,10 @@ import asyncio
 import json
 import os
 import random
+import re
+import resource
+import shutil
+import signal
 import socket
 import statistics
 import subprocess
@@ -26,148 +49,67 @@ import sys
 import tempfile
 import time
 import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
 
+ROOT = Path(__file__).resolve().parents[1]
+NGINX_CONF = ROOT / "deploy" / "nginx" / "fuyuki.conf"
 SEATS = 4
+HEAD = 160                 # a state message's small fields come first (table.state_message)
+TURN = re.compile(r'"turn":(\d+|null)')
 
 
-def serve(port: int, data: str) -> None:
-    import uvicorn
-
-    from fuyuki.web.app import create_app
-    from fuyuki.web.settings import Settings
-
-    settings = Settings(bot_delay=0.0, http_rate=1e6, http_burst=1e6, msg_rate=1e6, msg_burst=1e6,
-                        disconnect_grace=60.0, tables_per_address=10**6,
-                        sockets_per_address=10**6)   # every simulated player is on loopback
-    uvicorn.run(create_app(data, settings=settings), host="127.0.0.1", port=port,
-                log_level="warning", ws_max_size=16384)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def post(url: str, body: dict) -> dict:
-    req = urllib.request.Request(url, json.dumps(body).encode(), {"Content-Type": "application/json"})
-    with urllib.request.urlopen(req, timeout=30) as r:
-        return json.loads(r.read())
-
-
-class Stats:
-    def __init__(self) -> None:
-        self.latencies: list[float] = []
-        self.errors: dict[str, int] = {}
-        self.messages = 0
-        self.moves = 0
-        self.games_done = 0
-        self.in_flight = 0
-        self.samples: list[int] = []
+# ---------------------------------------------------------------------- measurements
+@dataclass
+class Conn:
+    """One player's WebSocket: what it saw, for the per-process figures."""
+    code: str
+    addr: str
+    opened: float = 0.0
+    closed: float = 0.0
+    moves: int = 0
+    latencies: list[float] = field(default_factory=list)
+    errors: dict[str, int] = field(default_factory=dict)
+    finished: bool = False
 
     def error(self, kind: str) -> None:
         self.errors[kind] = self.errors.get(kind, 0) + 1
 
 
-async def player(base: str, code: str, token: str, stats: Stats, rng: random.Random,
-                 think: float) -> bool:
-    import websockets
+@dataclass
+class Load:
+    conns: list[Conn] = field(default_factory=list)
+    errors: dict[str, int] = field(default_factory=dict)      # outside a WebSocket (HTTP)
+    messages: int = 0
 
-    uri = base.replace("http", "ws") + f"/ws/{code}"
-    async with websockets.connect(uri, max_size=2**22, origin=base) as ws:
-        await ws.send(json.dumps({"type": "hello", "token": token}))
-        sent_at: float | None = None
-        sent_turn = None
-        async for raw in ws:
-            stats.messages += 1
-            m = json.loads(raw)
-            if m["type"] == "error":
-                stats.error(m["code"])
-                sent_at = sent_turn = None
+    def error(self, kind: str) -> None:
+        self.errors[kind] = self.errors.get(kind, 0) + 1
+
+
+def cpu_ticks(pid: int) -> tuple[int, int, int]:
+    """(own user+system, children's user+system, parent pid) of a live process, in clock ticks."""
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12]), int(fields[13]) + int(fields[14]), int(fields[1])
+
+
+def tree_cpu(root: int) -> float:
+    """CPU seconds of ``root`` and its live descendants, plus what its dead children used."""
+    parents: dict[int, int] = {}
+    own: dict[int, tuple[int, int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                mine, kids, ppid = cpu_ticks(int(entry))
+            except (OSError, IndexError, ValueError):
                 continue
-            if m["type"] != "state" or "view" not in m:
-                continue
-            turn = m.get("turn")
-            if sent_turn is not None and turn == sent_turn:
-                continue                     # sent before our move was handled
-            if sent_at is not None:
-                stats.latencies.append(time.perf_counter() - sent_at)
-                sent_at = sent_turn = None
-            view = m["view"]
-            if view["over"]:
-                return True
-            d = view["me"]["decision"]
-            if d and turn is not None:
-                if think:
-                    await asyncio.sleep(rng.uniform(0, think))
-                sent_turn = turn
-                sent_at = time.perf_counter()
-                stats.moves += 1
-                await ws.send(json.dumps({"type": "move", "choice": rng.choice(d["options"]),
-                                          "turn": turn}))
-    return False
-
-
-async def table_loop(base: str, seats: int, stats: Stats, deadline: float, seed: int,
-                     think: float) -> None:
-    rng = random.Random(seed)
-    loop = asyncio.get_running_loop()
-    while time.monotonic() < deadline:
-        try:
-            made = await loop.run_in_executor(None, post, base + "/api/tables",
-                                              {"players": SEATS, "bots": SEATS - seats, "name": "player0"})
-            tokens = [made["token"]]
-            for i in range(1, seats):
-                j = await loop.run_in_executor(None, post, base + f"/api/tables/{made['code']}/join",
-                                               {"name": f"player{i}"})
-                tokens.append(j["token"])
-        except Exception as exc:  # noqa: BLE001
-            stats.error(f"http:{type(exc).__name__}")
-            await asyncio.sleep(0.5)
-            continue
-        stats.in_flight += 1
-        try:
-            results = await asyncio.gather(*(player(base, made["code"], tok, stats,
-                                                    random.Random(rng.random()), think)
-                                             for tok in tokens), return_exceptions=True)
-            for r in results:
-                if isinstance(r, Exception):
-                    stats.error(f"ws:{type(r).__name__}")
-            if all(r is True for r in results):
-                stats.games_done += 1
-        finally:
-            stats.in_flight -= 1
-
-
-async def sampler(stats: Stats, deadline: float) -> None:
-    while time.monotonic() < deadline:
-        stats.samples.append(stats.in_flight)
-        await asyncio.sleep(0.25)
-
-
-async def run(base: str, clients: int, seconds: float, think: float, offset: int = 0) -> Stats:
-    from concurrent.futures import ThreadPoolExecutor
-
-    asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(max_workers=64))
-    stats = Stats()
-    deadline = time.monotonic() + seconds
-    groups = []
-    left = clients
-    while left > 0:
-        groups.append(min(SEATS, left))
-        left -= SEATS
-    tasks = [table_loop(base, g, stats, deadline, offset + i, think) for i, g in enumerate(groups)]
-    await asyncio.gather(sampler(stats, deadline), *tasks)
-    return stats
-
-
-def cpu_seconds(pid: int) -> float:
-    """user + system CPU of a live process (Linux /proc)."""
-    try:
-        fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    except (OSError, IndexError, ValueError):
-        return float("nan")
+            parents[int(entry)], own[int(entry)] = ppid, (mine, kids)
+    total, todo = 0, [root]
+    while todo:
+        pid = todo.pop()
+        if pid in own:
+            total += own[pid][0] + (own[pid][1] if pid == root else 0)
+            todo.extend(p for p, pp in parents.items() if pp == pid)
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 def percentile(xs: list[float], q: float) -> float:
@@ -177,85 +119,338 @@ def percentile(xs: list[float], q: float) -> float:
     return xs[min(len(xs) - 1, int(q * len(xs)))]
 
 
-def worker(base: str, clients: int, seconds: float, think: float, offset: int) -> None:
-    stats = asyncio.run(run(base, clients, seconds, think, offset))
-    print(json.dumps({"latencies": stats.latencies, "errors": stats.errors,
-                      "messages": stats.messages, "moves": stats.moves,
-                      "games_done": stats.games_done, "samples": stats.samples}))
+# ---------------------------------------------------------------------- the simulated players
+async def post(host: str, port: int, addr: str, path: str, body: dict) -> dict:
+    """A JSON POST over HTTP/1.1 from the local address ``addr`` (no client library: cheap)."""
+    data = json.dumps(body).encode()
+    reader, writer = await asyncio.open_connection(host, port, local_addr=(addr, 0))
+    try:
+        writer.write(f"POST {path} HTTP/1.1\r\nHost: {host}:{port}\r\nContent-Type: application/json\r\n"
+                     f"Content-Length: {len(data)}\r\nConnection: close\r\n\r\n".encode() + data)
+        raw = await reader.read()
+    finally:
+        writer.close()
+    head, _, payload = raw.partition(b"\r\n\r\n")
+    status = int(head.split(b" ", 2)[1])
+    if status != 200:
+        raise OSError(f"HTTP {status}")
+    return json.loads(payload)
+
+
+async def player(base: str, conn: Conn, token: str, load: Load, rng: random.Random,
+                 think: float) -> bool:
+    from websockets.asyncio.client import connect
+
+    async with connect(base.replace("http", "ws") + f"/ws/{conn.code}", origin=base,
+                       max_size=2**22, local_addr=(conn.addr, 0), open_timeout=60) as ws:
+        conn.opened = time.monotonic()
+        try:
+            await ws.send(json.dumps({"type": "hello", "token": token, "patch": True}))
+            sent_at: float | None = None
+            sent_turn: int | None = None
+            decision = None
+            async for raw in ws:
+                load.messages += 1
+                head = raw[:HEAD]
+                if not head.startswith('{"type":"state"'):
+                    m = json.loads(raw)
+                    if m.get("type") == "error":
+                        conn.error(m["code"])
+                        sent_at = sent_turn = None
+                    continue
+                found = TURN.search(head) or TURN.search(raw, max(0, len(raw) - 120))
+                turn = int(found.group(1)) if found and found.group(1) != "null" else None
+                if sent_turn is not None and turn == sent_turn:
+                    continue                     # sent before our move was handled
+                if sent_at is not None:
+                    conn.latencies.append(time.monotonic() - sent_at)
+                    sent_at = sent_turn = None
+                if '"status":"over"' in head:
+                    conn.finished = True
+                    return True
+                if turn is None:
+                    continue
+                m = json.loads(raw)
+                view = m.get("view") or m.get("view_patch") or {}
+                me = view.get("me", view)        # a game's view carries the decision in "me" or at the top
+                decision = me.get("decision", decision)   # (a patch without it: the one held)
+                if not decision:
+                    continue
+                if think:
+                    await asyncio.sleep(rng.uniform(think / 2, think * 1.5))
+                sent_turn, sent_at = turn, time.monotonic()
+                conn.moves += 1
+                await ws.send(json.dumps({"type": "move", "choice": rng.choice(decision["options"]),
+                                          "turn": turn}))
+        finally:
+            conn.closed = time.monotonic()
+    return False
+
+
+async def table_loop(host: str, port: int, addrs: list[str], load: Load, deadline: float,
+                     seed: int, think: float) -> None:
+    rng = random.Random(seed)
+    base = f"http://{host}:{port}"
+    while time.monotonic() < deadline:
+        try:
+            made = await post(host, port, addrs[0], "/api/tables",
+                              {"players": SEATS, "bots": SEATS - len(addrs), "name": "player0"})
+            tokens = [made["token"]]
+            for i, addr in enumerate(addrs[1:], 1):
+                tokens.append((await post(host, port, addr, f"/api/tables/{made['code']}/join",
+                                          {"name": f"player{i}"}))["token"])
+        except Exception as exc:  # noqa: BLE001 - counted
+            load.error(f"http:{exc}")
+            await asyncio.sleep(1.0)
+            continue
+        conns = [Conn(made["code"], addr) for addr in addrs]
+        load.conns.extend(conns)
+        results = await asyncio.gather(*(player(base, c, tok, load, random.Random(rng.random()), think)
+                                         for c, tok in zip(conns, tokens)), return_exceptions=True)
+        for c, r in zip(conns, results):
+            if isinstance(r, Exception):
+                c.error(f"ws:{type(r).__name__}")
+                if not c.closed:
+                    c.closed = time.monotonic()
+        if not all(c.finished for c in conns):
+            await asyncio.sleep(1.0)             # a failed game: no storm of new tables
+
+
+async def play(host: str, port: int, clients: int, seconds: float, think: float, seed: int) -> Load:
+    load = Load()
+    deadline = time.monotonic() + seconds
+    addrs = [f"127.1.{i // 250}.{i % 250 + 1}" for i in range(clients)]   # one address a player
+    groups = [addrs[i:i + SEATS] for i in range(0, clients, SEATS)]
+    rng = random.Random(seed)
+    tasks = []
+    for g in groups:
+        tasks.append(asyncio.create_task(table_loop(host, port, g, load, deadline, rng.random(), think)))
+        await asyncio.sleep(min(1.0, seconds / 10) / len(groups))   # tables start over a second
+    await asyncio.gather(*tasks)
+    return load
+
+
+# ---------------------------------------------------------------------- the servers
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+# ``fuyuki`` under cProfile counting CPU time (not wall time: the machine is shared)
+PROFILED = """import cProfile, runpy, sys, time
+out, sys.argv = sys.argv[1], ["fuyuki", *sys.argv[2:]]
+p = cProfile.Profile(time.process_time)
+p.enable()
+try:
+    runpy.run_module("fuyuki", run_name="__main__")
+finally:
+    p.disable()
+    p.dump_stats(out)
+"""
+
+
+def start_server(port: int, data: Path, db: str, profile: str | None, log: Path) -> subprocess.Popen:
+    cmd = [sys.executable, *(("-c", PROFILED, profile) if profile else ("-m", "fuyuki")),
+           "serve", "--port", str(port), "--bot-delay", "0", "--log-level", "warning"]
+    cmd += ["--db", db, "--proxy-headers"] if db else ["--data", str(data)]
+    return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=open(log, "w"),
+                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+
+
+def wait_up(port: int, proc: subprocess.Popen, what: str) -> None:
+    for _ in range(600):
+        if proc.poll() is not None:
+            raise SystemExit(f"{what} ended at start (exit {proc.returncode})")
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/meta", timeout=2).read()
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise SystemExit(f"{what} did not answer on port {port}")
+
+
+NGINX_MAIN = """worker_processes 1;
+worker_rlimit_nofile 20000;
+pid {dir}/nginx.pid;
+error_log {dir}/error.log warn;
+events {{ worker_connections 8192; }}
+http {{
+    log_format load '$request_uri $remote_addr $upstream_addr';
+    access_log {dir}/access.log load;
+    client_body_temp_path {dir}/body;
+    proxy_temp_path {dir}/proxy;
+    fastcgi_temp_path {dir}/fastcgi;
+    uwsgi_temp_path {dir}/uwsgi;
+    scgi_temp_path {dir}/scgi;
+{site}
+}}
+"""
+
+
+def nginx_site(ports: list[int], listen: int) -> str:
+    """The shipped server configuration, its upstream's servers (the first one's line as the
+    pattern) and its listen port replaced by this run's."""
+    text = NGINX_CONF.read_text()
+    lines = re.findall(r"^[ \t]*server\s+127\.0\.0\.1:\d+[^;\n]*;\n", text, flags=re.M)
+    if not lines:
+        raise SystemExit(f"{NGINX_CONF}: no upstream server line (server 127.0.0.1:PORT ...;)")
+    ours = "".join(re.sub(r"127\.0\.0\.1:\d+", f"127.0.0.1:{p}", lines[0]) for p in ports)
+    text = text.replace(lines[0], ours, 1)
+    for other in lines[1:]:
+        text = text.replace(other, "", 1)
+    text, n = re.subn(r"^([ \t]*)listen\s+\d+;", rf"\g<1>listen 127.0.0.1:{listen};", text, flags=re.M)
+    if n != 1:
+        raise SystemExit(f"{NGINX_CONF}: no single 'listen PORT;' line")
+    return re.sub(r"^[ \t]*access_log\s+[^;]+;", "", text, flags=re.M)   # this run's log, above
+
+
+def start_nginx(ports: list[int], listen: int, where: Path) -> subprocess.Popen:
+    for sub in ("body", "proxy", "fastcgi", "uwsgi", "scgi"):
+        (where / sub).mkdir(parents=True, exist_ok=True)
+    os.chmod(where, 0o777)
+    for sub in where.iterdir():
+        os.chmod(sub, 0o777)
+    conf = where / "nginx.conf"
+    conf.write_text(NGINX_MAIN.format(dir=where, site=nginx_site(ports, listen)))
+    return subprocess.Popen(["/usr/sbin/nginx", "-p", str(where), "-c", str(conf), "-g", "daemon off;"],
+                            stderr=open(where / "stderr.log", "w"))
+
+
+def upstream_of(access_log: Path) -> dict[tuple[str, str], str]:
+    """(table code, client address) -> the server address nginx sent its WebSocket to."""
+    out = {}
+    for line in access_log.read_text().splitlines():
+        parts = line.split()
+        if len(parts) >= 3 and parts[0].startswith("/ws/"):
+            out[(parts[0][4:], parts[1])] = parts[2].split(",")[-1].strip()
+    return out
+
+
+# ---------------------------------------------------------------------- the report
+def figures(conns: list[Conn], t0: float, t1: float) -> dict:
+    """The figures of ``conns``; the connected players are counted from ``t0`` to ``t1``
+    (the time new tables start, not the tail where the last games finish)."""
+    lat = [x for c in conns for x in c.latencies]
+    errors: dict[str, int] = {}
+    for c in conns:
+        for k, v in c.errors.items():
+            errors[k] = errors.get(k, 0) + v
+    samples = []
+    t = t0
+    while t < t1:                          # seated WebSockets open at each quarter second
+        samples.append(sum(1 for c in conns if c.opened and c.opened <= t < (c.closed or t1 + 1)))
+        t += 0.25
+    return {"connected": statistics.mean(samples or [0]), "connected_max": max(samples or [0]),
+            "games": len({c.code for c in conns if c.finished}), "moves": sum(c.moves for c in conns),
+            "p50": percentile(lat, 0.5) * 1000, "p99": percentile(lat, 0.99) * 1000,
+            "max": max(lat, default=float("nan")) * 1000, "n": len(lat), "errors": errors}
+
+
+def line(name: str, f: dict, cpu: float | None, wall: float) -> str:
+    out = (f"{name:<14} connected {f['connected']:6.1f} (max {f['connected_max']:4d})  games {f['games']:4d}  "
+           f"moves {f['moves']:6d}  latency p50 {f['p50']:6.1f} p99 {f['p99']:6.1f} max {f['max']:7.1f} ms  "
+           f"errors {sum(f['errors'].values())}{' ' + str(f['errors']) if f['errors'] else ''}")
+    if cpu is not None:
+        out += (f"  CPU {cpu:6.1f} s ({100 * cpu / wall:3.0f}% of a core)"
+                f"  {1000 * cpu / max(f['moves'], 1):.2f} ms a move")
+    return out
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--clients", type=int, default=50)
-    ap.add_argument("--seconds", type=float, default=30.0,
-                    help="no new table starts after this; games in flight finish")
-    ap.add_argument("--think", type=float, default=0.2, help="max thinking time per move (s)")
-    ap.add_argument("--procs", type=int, default=2, help="load generator processes")
-    ap.add_argument("--serve", type=int, help=argparse.SUPPRESS)
-    ap.add_argument("--data", help=argparse.SUPPRESS)
-    ap.add_argument("--worker", help=argparse.SUPPRESS)
-    ap.add_argument("--offset", type=int, default=0, help=argparse.SUPPRESS)
+    ap.add_argument("--clients", type=int, default=200, help="simulated players (4 to a table)")
+    ap.add_argument("--seconds", type=float, default=60.0, help="no new table starts after this")
+    ap.add_argument("--grace", type=float, default=120.0, help="games in flight finish within this")
+    ap.add_argument("--think", type=float, default=2.0,
+                    help="a player's think time per move: uniform in [t/2, 3t/2] seconds")
+    ap.add_argument("--servers", type=int, default=0,
+                    help="0: one process on SQLite; N: N processes on PostgreSQL behind nginx")
+    ap.add_argument("--profile", help="run the (first) server under cProfile, its stats to this file")
+    ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
-    if args.serve:
-        serve(args.serve, args.data)
-        return
-    if args.worker:
-        worker(args.worker, args.clients, args.seconds, args.think, args.offset)
-        return
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    # whole tables per load process
-    tables = (args.clients + SEATS - 1) // SEATS
-    procs = max(1, min(args.procs, tables))
-    shares = [tables // procs + (1 if i < tables % procs else 0) for i in range(procs)]
-    with tempfile.TemporaryDirectory() as data:
-        server = subprocess.Popen([sys.executable, __file__, "--serve", str(port), "--data", data],
-                                  env={**os.environ, "PYTHONUNBUFFERED": "1"})
-        try:
-            for _ in range(200):
-                try:
-                    urllib.request.urlopen(base + "/api/meta", timeout=1).read()
-                    break
-                except OSError:
-                    time.sleep(0.05)
-            t0 = time.perf_counter()
-            workers = []
-            given = 0
-            for i, share in enumerate(shares):
-                n = min(share * SEATS, args.clients - given)
-                given += n
-                workers.append(subprocess.Popen(
-                    [sys.executable, __file__, "--worker", base, "--clients", str(n),
-                     "--seconds", str(args.seconds), "--think", str(args.think),
-                     "--offset", str(i * 100000)], stdout=subprocess.PIPE, text=True))
-            parts = [json.loads(w.communicate()[0]) for w in workers]
-            wall = time.perf_counter() - t0
-            server_cpu = cpu_seconds(server.pid)
-        finally:
-            server.terminate()
-            server.wait(10)
-    import resource
+    if args.clients > 250 * 250:
+        raise SystemExit("--clients: at most 62500")
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 20000)), hard))
+    workdir = Path(tempfile.mkdtemp(prefix="fuyuki-load-"))
+    procs: list[subprocess.Popen] = []
+    pg = nginx = None
+    try:
+        n = max(args.servers, 1)
+        ports = [free_port() for _ in range(n)]
+        db = ""
+        if args.servers:
+            sys.path.insert(0, str(ROOT))
+            from tests.web.postgres import PostgresServer
 
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    lat = [x for p in parts for x in p["latencies"]]
-    errors: dict[str, int] = {}
-    for p in parts:
-        for k, v in p["errors"].items():
-            errors[k] = errors.get(k, 0) + v
-    samples = [sum(x) for x in zip(*(p["samples"] for p in parts))]
-    messages = sum(p["messages"] for p in parts)
-    print(f"clients {args.clients}  tables {tables}  load processes {procs}  "
-          f"wall {wall:.1f} s  think <= {args.think} s")
-    print(f"games in flight: mean {statistics.mean(samples or [0]):.1f}  max {max(samples or [0])}"
-          f"   games finished {sum(p['games_done'] for p in parts)}")
-    print(f"moves {sum(p['moves'] for p in parts)}  messages received {messages} "
-          f"({messages / wall:.0f}/s)")
-    print(f"move latency: p50 {percentile(lat, 0.50) * 1000:.1f} ms  "
-          f"p99 {percentile(lat, 0.99) * 1000:.1f} ms  (n={len(lat)})")
-    print(f"errors: {sum(errors.values())} {errors or ''}")
-    total = usage.ru_utime + usage.ru_stime
-    print(f"CPU: server {server_cpu:.1f} s ({100 * server_cpu / wall:.0f}% of a core), "
-          f"load generators {total - server_cpu:.1f} s, over {wall:.1f} s wall (same machine)")
+            pg = PostgresServer()
+            why = pg.start()
+            if why:
+                raise SystemExit(f"PostgreSQL: {why}")
+            db = pg.database()
+        for i, port in enumerate(ports):
+            procs.append(start_server(port, workdir / "data", db, args.profile if i == 0 else None,
+                                      workdir / f"server{i}.log"))
+        for i, (port, proc) in enumerate(zip(ports, procs)):
+            wait_up(port, proc, f"server {i}")
+        port = ports[0]
+        if args.servers:
+            port = free_port()
+            nginx = start_nginx(ports, port, workdir / "nginx")
+            wait_up(port, nginx, "nginx")
+        pg_pid = int((pg.data / "postmaster.pid").read_text().split()[0]) if pg else None
+        before = [tree_cpu(p.pid) for p in procs]
+        pg_before = tree_cpu(pg_pid) if pg_pid else 0.0
+        nginx_before = tree_cpu(nginx.pid) if nginx else 0.0
+        me_before = time.process_time()
+        t0 = time.monotonic()
+        load = asyncio.run(asyncio.wait_for(
+            play("127.0.0.1", port, args.clients, args.seconds, args.think, args.seed),
+            args.seconds + args.grace))
+        t1 = time.monotonic()
+        cpu = [tree_cpu(p.pid) - b for p, b in zip(procs, before)]
+        pg_cpu = tree_cpu(pg_pid) - pg_before if pg_pid else None
+        nginx_cpu = tree_cpu(nginx.pid) - nginx_before if nginx else None
+        me_cpu = time.process_time() - me_before
+    finally:
+        for p in procs:
+            p.send_signal(signal.SIGINT)
+        for p in procs:
+            try:
+                p.wait(30)
+            except subprocess.TimeoutExpired:
+                p.kill()
+        if nginx:
+            nginx.send_signal(signal.SIGQUIT)
+            nginx.wait(10)
+        if pg:
+            pg.stop()
+    wall, t_end = t1 - t0, min(t1, t0 + args.seconds)
+    by_server: dict[str, list[Conn]] = {}
+    if nginx:
+        where = upstream_of(workdir / "nginx" / "access.log")
+        for c in load.conns:
+            by_server.setdefault(where.get((c.code, c.addr), "?"), []).append(c)
+    shutil.rmtree(workdir, ignore_errors=True)
+    print(f"clients {args.clients}  servers {args.servers} "
+          f"({'PostgreSQL behind nginx' if args.servers else 'SQLite, direct'})  think {args.think} s  "
+          f"wall {wall:.1f} s  state messages received {load.messages} ({load.messages / wall:.0f}/s)")
+    for i, port_i in enumerate(ports if nginx else []):
+        print(line(f"server {i}", figures(by_server.get(f"127.0.0.1:{port_i}", []), t0, t_end), cpu[i], wall))
+    if by_server.get("?"):
+        print(line("unattributed", figures(by_server["?"], t0, t_end), None, wall))
+    total = figures(load.conns, t0, t_end)
+    total["errors"] = {**total["errors"], **load.errors}
+    print(line("total", total, sum(cpu), wall))
+    if pg_cpu is not None:
+        print(f"PostgreSQL CPU {pg_cpu:.1f} s   nginx CPU {nginx_cpu:.1f} s")
+    print(f"load generator CPU {me_cpu:.1f} s ({100 * me_cpu / wall:.0f}% of a core); "
+          f"load average {os.getloadavg()[0]:.2f} (2 cores, shared)")
+    if args.profile:
+        import pstats
+
+        pstats.Stats(args.profile).sort_stats("cumulative").print_stats(60)
 
 
 if __name__ == "__main__":

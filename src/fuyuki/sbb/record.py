@@ -70,4 +70,3 @@ def _preset(edition: str, mode: str | None, options: tuple[str, ...]) -> Any:
     from fuyuki.sbb.rules import Rules
 
     return Rules.preset(edition, mode, options)
-
