@@ -38,8 +38,8 @@ class Metrics:
     def __init__(self) -> None:
         self.registry = CollectorRegistry(auto_describe=True)
         r = self.registry
-        self.moves = Counter("fuyuki_moves", "Submissions applied and stored (players, bots, a "
-                             "game master), by game", ["game"], registry=r)
+        self.moves = Counter("fuyuki_moves", "Submissions this process applied and stored "
+                             "(players, bots, a game master), by game", ["game"], registry=r)
         self.move_latency = Histogram(
             "fuyuki_move_latency_seconds", "From receiving a player's move to its state message "
             "queued for every connection of the table (bots answering at once included)",
