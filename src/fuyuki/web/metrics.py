@@ -132,7 +132,9 @@ class _Snapshot:
 
 class _ErrorCount(logging.Handler):
     """Counts the error records of the ``fuyuki`` loggers (every unexpected failure is logged
-    at error level, docs/web.md "What the server logs"). Attached while the app runs."""
+    at error level, docs/web.md "What the server logs"). Attached while the app runs; loggers
+    are the process's, so two apps running at once in one process (tests) both count an error
+    of either."""
 
     def __init__(self, counter: Counter) -> None:
         super().__init__(logging.ERROR)
