@@ -261,7 +261,9 @@ def test_a_wars_new_turn_reaches_the_gm_a_player_and_a_reader_who_can_unsubscrib
         said = hooks.received[0][1]["content"]
         assert "ターン1" in said and f"{PUBLIC}/unfollow/{code}/{key}" in said
         assert made["token"] not in said and player not in said
-        assert "配信を停止" in http.get(f"/unfollow/{code}/{key}").text
+        assert 'method="post"' in http.get(f"/unfollow/{code}/{key}").text   # opening it stops nothing
+        assert len(http.app.state.notifier.storage.targets(code, -1)) == 1
+        assert "配信を停止" in http.post(f"/unfollow/{code}/{key}").text
         assert http.app.state.notifier.storage.targets(code, -1) == []
 
 

@@ -12,7 +12,9 @@ HTTP (a seat is named by its token in the ``X-Seat-Token`` header, never in the 
   POST /api/tables/{code}/follow      a reader follows the table's news {"kind", "target",
                                       "lang"} -> {"key"} (the reader's unsubscribe key)
   POST /api/tables/{code}/unfollow    {"key"}
-  GET  /unfollow/{code}/{key}         the unsubscribe link of a reader's notice
+  GET  /unfollow/{code}/{key}         the unsubscribe link of a reader's notice: a page whose
+                                      button (POST, the same address) unsubscribes — a mail
+                                      client that opens links ahead never unsubscribes anyone
 
 No token, address or URL is ever logged.
 """
@@ -22,7 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import FastAPI, Request
-from fastapi.responses import PlainTextResponse
+from fastapi.responses import HTMLResponse, PlainTextResponse
 
 from fuyuki.core.errors import IllegalAction
 from fuyuki.web import security
@@ -170,8 +172,22 @@ def mount(app: FastAPI, manager: Any, notifier: Notifier, body, error, page, add
             return error(exc)
         return {"removed": unfollow_key(code, data.get("key"))}
 
+    headers = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer",
+               "Content-Security-Policy": "default-src 'none'; form-action 'self'",
+               "X-Content-Type-Options": "nosniff"}
+
     @app.get("/unfollow/{code}/{key}")
+    async def unfollow_page(code: str, key: str):
+        return HTMLResponse(UNFOLLOW_PAGE, headers=headers)
+
+    @app.post("/unfollow/{code}/{key}")
     async def unfollow_link(code: str, key: str):
         unfollow_key(code, key)          # the same answer either way: a key reveals nothing
-        return PlainTextResponse("配信を停止しました。\nYou are unsubscribed.\n",
-                                 headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"})
+        return PlainTextResponse("配信を停止しました。\nYou are unsubscribed.\n", headers=headers)
+
+
+UNFOLLOW_PAGE = """<!doctype html><html lang="ja"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>fuyuki</title></head>
+<body><form method="post"><p>この卓のお知らせの配信を停止しますか？ / Stop this table's notices?</p>
+<button type="submit">配信を停止する / Unsubscribe</button></form></body></html>
+"""
