@@ -44,11 +44,11 @@ def stored(url: str, code: str) -> list[tuple[int, int, object]]:
             "SELECT idx, seat, choice FROM submissions WHERE code=%s ORDER BY idx", (code,))]
 
 
-async def until(check, seconds: float = 10.0) -> None:
+async def until(check, seconds: float = 10.0, why=lambda: "") -> None:
     end = time.monotonic() + seconds
     while not check():
         if time.monotonic() > end:
-            raise AssertionError("the condition did not come true in time")
+            raise AssertionError(f"the condition did not come true in time {why()}")
         await asyncio.sleep(0.02)
 
 
@@ -286,6 +286,7 @@ class Player:
         self.states: list[dict] = []
         self.over = False
         self.reconnects = 0
+        self.errors: list[str] = []
 
     async def run(self) -> None:
         from websockets.asyncio.client import connect
@@ -299,8 +300,13 @@ class Player:
                     sent = None
                     async for raw in ws:
                         m = json.loads(raw)
+                        if m["type"] == "error":
+                            self.errors.append(m["code"])
                         if m["type"] == "error" and m["code"] not in ("stale_decision", "not_your_turn"):
-                            sent = None                # refused for another reason: send again
+                            # refused for another reason (too fast: the server's message rate):
+                            # send again a little later
+                            await asyncio.sleep(0.3 if m["code"] == "rate_limited" else 0.05)
+                            sent = None
                             m = self.states[-1] if self.states else {}
                         elif m["type"] != "state":
                             continue
@@ -319,6 +325,10 @@ class Player:
             self.reconnects += 1
             self.url = self.proxy                      # as the page does: the same address again
             await asyncio.sleep(0.2)
+
+    def __repr__(self) -> str:
+        return (f"{self.code} seat {self.seat}: step {self.step}, over {self.over}, reconnects "
+                f"{self.reconnects}, errors {self.errors[-5:]}, {self.url}")
 
     @property
     def step(self) -> int:
@@ -354,7 +364,7 @@ def test_a_killed_process_loses_no_move_and_every_table_plays_to_its_end(stack):
 
     async def main():
         tasks = [asyncio.create_task(p.run()) for p in players]
-        await until(lambda: all(p.step >= 6 for p in players), 30)
+        await until(lambda: all(p.step >= 6 for p in players), 40, lambda: players)
         owners = stack.owners()
         victim = max(stack.procs, key=lambda proc: len(owners.get(proc.pid, ())))
         killed.extend(c for c in owners.get(victim.pid, ()) if c in codes)
@@ -362,7 +372,7 @@ def test_a_killed_process_loses_no_move_and_every_table_plays_to_its_end(stack):
         done, pending = await asyncio.wait(tasks, timeout=40)
         for t in pending:
             t.cancel()
-        assert not pending, [(p.code, p.seat, p.step) for p in players if not p.over]
+        assert not pending, [p for p in players if not p.over]
     asyncio.run(main())
 
     assert killed                                      # the killed process ran tables

@@ -265,7 +265,7 @@ class Cluster:
             if t is None:
                 continue
             if not t.conns and code not in self.owned:
-                self.manager.forget(code)      # nobody here needs it: loaded again when asked
+                t.behind = True                # nobody here looks: caught up when next used
                 continue
             try:
                 for kind, idx in notes:

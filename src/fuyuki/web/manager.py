@@ -108,6 +108,8 @@ class Manager:
         if not security.valid_code(code):
             return None
         t = self.tables.get(code)
+        if t is not None and t.behind:
+            t.sync(refresh=False)              # another process moved it meanwhile
         if t is None:
             row = self.storage.load_table(code)
             if row is None:
@@ -139,15 +141,6 @@ class Manager:
                 self.creators.pop(code, None)
                 if len(self.tables) < self.settings.max_tables * 0.9:
                     return
-
-    def forget(self, code: str) -> None:
-        """Let go of a table held in memory (it is loaded again from storage when asked)."""
-        t = self.tables.pop(code, None)
-        if t is not None:
-            t.close()
-            self.creators.pop(code, None)
-            if self.cluster is not None:
-                self.cluster.release(code)
 
     def running(self, address: str | None = None) -> int:
         """Tables waiting or playing (and not idle), all or created from ``address``."""

@@ -166,6 +166,7 @@ class Table:
         self.slow_failures = 0
         self.active_at = now               # the last connection, departure or move
         self.elsewhere: set[int] = set()   # seats with a page open on another process (owner)
+        self.behind = False                # another process stored more (caught up when used)
         self._restore_timers()
         self.invites: dict[int, str] = {}  # seat tokens made at creation, for the creator only
         self._wake: float | None = None    # when the game has due submissions (_now() time)
@@ -461,6 +462,7 @@ class Table:
         """Take up what other processes stored (:mod:`fuyuki.web.cluster`): the seats, the
         status, the chat lines and the moves after this process's step, submitted in their
         stored order; then (``refresh``) bots, timers and pages as after any change."""
+        self.behind = False
         row = self.storage.load_since(self.code, self.step, len(self.chat))
         if row is None:
             return
@@ -836,6 +838,8 @@ class Table:
         return None
 
     def attach(self, conn: Conn) -> None:
+        if self.behind:
+            self.sync(refresh=False)
         self.active_at = _now()
         self.conns.append(conn)
         if conn.seat is not None:
