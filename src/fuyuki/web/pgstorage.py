@@ -176,15 +176,13 @@ class PostgresStorage(Storage):
     def _write(self, sql: str, params: tuple, code: str | None = None, kind: str = "",
                idx: int = 0) -> None:
         """One statement and, with ``code``, its announcement ``<code> <kind> <idx>`` in the
-        same transaction (the notification leaves when it commits); a step or chat line
-        another process stored first: StepTaken."""
+        same statement — one round trip; the notification leaves when it commits, and not at
+        all if it fails; a step or chat line another process stored first: StepTaken."""
         def work(db):
             if code is None:
                 db.execute(sql, params)
-                return
-            with db.transaction():
-                db.execute(sql, params)
-                db.execute(NOTIFY, (f"{code} {kind} {idx}",))
+            else:
+                db.execute(f"WITH w AS ({sql}) {NOTIFY}", (*params, f"{code} {kind} {idx}"))
         try:
             self._run(work)
         except self._psycopg.errors.UniqueViolation:
