@@ -173,6 +173,30 @@ def test_a_process_that_does_not_own_a_table_never_runs_its_bots(postgres_url):
     asyncio.run(main())
 
 
+def test_a_seat_whose_page_is_open_on_another_process_is_connected_for_the_owner(postgres_url):
+    async def main():
+        a, b = managers(postgres_url)
+        for m in (a, b):
+            m.start()
+        try:
+            ta = three_people(a)
+            ta.attach(page(0))
+            a.cluster.claim()                          # A runs the table: seat 0's page is here
+            tb = b.get(ta.code)
+            tb.attach(page(1))                         # seat 1's page is on B
+            assert ta.is_owner and not tb.is_owner
+            assert not ta.connected(1)
+            a.cluster.claim()                          # the owner reads the others' pages
+            assert ta.connected(1) and not ta.connected(2)
+            tb.detach(tb.conns[0])
+            a.cluster.claim()
+            assert not ta.connected(1)
+        finally:
+            for m in (a, b):
+                m.close()
+    asyncio.run(main())
+
+
 # ---------------------------------------------------------------------- real processes, nginx
 class Stack:
     """``n`` ``fuyuki serve`` processes on one database behind nginx running the shipped
@@ -337,7 +361,7 @@ class Player:
 
 # two people and a bot at Servant Big Battle, a person and a bot at the board (a few hundred
 # steps of random moves)
-GAMES = [{"players": 3, "bots": 1}, {"game": "board", "players": 2, "bots": 1},
+GAMES = [{"players": 3, "bots": 1, "timer": 60}, {"game": "board", "players": 2, "bots": 1},
          {"players": 3, "bots": 1}, {"game": "board", "players": 2, "bots": 1}]
 
 
@@ -404,3 +428,52 @@ def test_a_killed_process_loses_no_move_and_every_table_plays_to_its_end(stack):
         for p in mine:                                 # every seat's final view: the replay's
             assert p.states[-1]["step"] == len(subs)
             assert p.states[-1]["view"] == norm(game_adapter.page_view(g, p.seat))
+
+
+@pytest.mark.browser
+def test_a_page_reconnects_through_the_proxy_to_another_process_when_its_own_dies(postgres_url, tmp_path):
+    """Chromium on the table page through nginx; the process running the table is killed: the
+    page reconnects by itself (client.js), reaches another process and the game plays to its
+    end there."""
+    from tests.web.test_browser import ARGS, CHROMIUM, _act, play_to_the_end
+    from tests.web.test_browser_social import _state
+
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not Path(NGINX).exists():
+        pytest.skip("nginx is not installed (apt-get install nginx)")
+    stack = Stack(postgres_url, tmp_path, 2)
+    try:
+        made = stack.post("/api/tables", {"players": 3, "bots": 2, "name": "あかね"})
+        code = made["code"]
+        with sync_api.sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+            try:
+                ctx = browser.new_context()
+                ctx.add_init_script(f"localStorage.setItem('fuyuki.token.{code}', '{made['token']}')")
+                page = ctx.new_page()
+                errors: list[str] = []
+                page.on("pageerror", lambda exc: errors.append(str(exc)))
+                page.goto(stack.proxy + f"/t/{code}")
+                page.wait_for_selector("#game:not(.hidden)", timeout=15000)
+                end = time.monotonic() + 30
+                while not _state(page, "last.step >= 3"):   # the page answers, the bots play
+                    assert time.monotonic() < end, "the game did not start moving"
+                    if not _act(page):
+                        page.wait_for_timeout(100)
+                for _ in range(200):
+                    owner = [pid for pid, codes in stack.owners().items() if code in codes]
+                    if owner:
+                        break
+                    page.wait_for_timeout(50)
+                victim = next(p for p in stack.procs if p.pid == owner[0])
+                step = _state(page, "last.step")
+                victim.send_signal(signal.SIGKILL)
+                assert play_to_the_end({"a": page}, lambda _name, p: _act(p), 60, 100)
+                assert _state(page, "last.step") > step
+                assert not errors, errors
+            finally:
+                browser.close()
+        with urllib.request.urlopen(f"{stack.proxy}/api/tables/{code}", timeout=5) as r:
+            assert json.loads(r.read())["status"] == "over"
+    finally:
+        stack.close()
