@@ -197,6 +197,26 @@ def test_a_seat_whose_page_is_open_on_another_process_is_connected_for_the_owner
     asyncio.run(main())
 
 
+def test_two_people_taking_the_last_open_seat_on_two_processes_one_gets_it(postgres_url):
+    async def main():
+        a, b = managers(postgres_url)
+        for m in (a, b):
+            m.start()
+        try:
+            ta, _, _ = a.create({"players": 3, "bots": 1}, "a", seed=2)   # one seat open
+            tb = b.get(ta.code)
+            seat, _ = ta.join("b")
+            with pytest.raises(IllegalAction) as refused:
+                tb.join("c")                           # B still shows the seat open
+            assert refused.value.code == "table_started"
+            assert tb.seats[seat].name == "b" and tb.status == "playing"
+            assert [s.name for s in b.storage.load_table(ta.code).seats] == [s.name for s in ta.seats]
+        finally:
+            for m in (a, b):
+                m.close()
+    asyncio.run(main())
+
+
 # ---------------------------------------------------------------------- real processes, nginx
 class Stack:
     """``n`` ``fuyuki serve`` processes on one database behind nginx running the shipped

@@ -202,6 +202,15 @@ class PostgresStorage(Storage):
                     (seat.kind, seat.name, seat.token_hash, seat.level, code, seat.seat),
                     code, "seat", seat.seat)
 
+    def fill_seat(self, code: str, seat: SeatRow) -> None:
+        filled = self._run(lambda db: db.execute(
+            "WITH w AS (UPDATE seats SET kind=%s, name=%s, token_hash=%s, level=%s "
+            "WHERE code=%s AND seat=%s AND kind='human' AND token_hash='' RETURNING 1) "
+            f"{NOTIFY} FROM w", (seat.kind, seat.name, seat.token_hash, seat.level, code, seat.seat,
+                                 f"{code} seat {seat.seat}")).fetchall())
+        if not filled:
+            raise StepTaken(f"table {code}: seat {seat.seat} was taken on another process")
+
     def append_submission(self, code: str, index: int, seat: int, choice: Any) -> None:
         self._write("INSERT INTO submissions(code, idx, seat, choice) VALUES (%s,%s,%s,%s)",
                     (code, index, seat, json.dumps(choice)), code, "move", index)

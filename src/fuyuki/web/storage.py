@@ -76,6 +76,11 @@ class Storage:
     def update_seat(self, code: str, seat: SeatRow) -> None:
         raise NotImplementedError
 
+    def fill_seat(self, code: str, seat: SeatRow) -> None:
+        """An open seat taken (a person joined; a bot at the host's start): as update_seat,
+        but a shared store refuses it (StepTaken) when another process filled it first."""
+        self.update_seat(code, seat)
+
     def append_submission(self, code: str, index: int, seat: int, choice: Any) -> None:
         raise NotImplementedError
 

@@ -329,22 +329,29 @@ class Table:
 
     # ------------------------------------------------------------------ lobby
     def join(self, name: str) -> tuple[int, str]:
-        if self.status != "waiting":
-            raise IllegalAction("table_started", "the game has already started")
-        key = name_key(name)
-        if any(s.name and name_key(s.name) == key for s in self.seats):
-            raise IllegalAction("name_taken", "another player at this table has that name")
-        for s in self.seats:
-            if s.kind == "human" and not s.token_hash:
-                token = security.new_token()
-                s.name, s.token_hash = name, security.hash_token(token)
-                self.storage.update_seat(self.code, s)
-                self.gone_since[s.seat] = _now()
-                if all(x.kind == "bot" or x.token_hash for x in self.seats):
-                    self._start()
-                self.refresh()
-                return s.seat, token
-        raise IllegalAction("table_full", "every seat is taken")
+        for _ in range(self.settings.step_retries):
+            if self.status != "waiting":
+                raise IllegalAction("table_started", "the game has already started")
+            key = name_key(name)
+            if any(s.name and name_key(s.name) == key for s in self.seats):
+                raise IllegalAction("name_taken", "another player at this table has that name")
+            s = next((s for s in self.seats if s.kind == "human" and not s.token_hash), None)
+            if s is None:
+                raise IllegalAction("table_full", "every seat is taken")
+            token = security.new_token()
+            try:
+                self.storage.fill_seat(self.code, SeatRow(s.seat, s.kind, name,
+                                                          security.hash_token(token), s.level))
+            except StepTaken:   # not an error: a person joined on another process first; look again
+                self.sync(refresh=False)
+                continue
+            s.name, s.token_hash = name, security.hash_token(token)
+            self.gone_since[s.seat] = _now()
+            if all(x.kind == "bot" or x.token_hash for x in self.seats):
+                self._start()
+            self.refresh()
+            return s.seat, token
+        raise IllegalAction("storage_error", "the seat could not be saved; try again")
 
     def start(self, seat: int | None) -> None:
         """The host (seat 0) starts now: open seats become bots of the table's level."""
@@ -352,10 +359,18 @@ class Table:
             raise IllegalAction("table_started", "the game has already started")
         if seat != 0:
             raise IllegalAction("not_host", "only the host (seat 0) can start the game")
+        taken = False
         for s in self.seats:
             if s.kind == "human" and not s.token_hash:
-                s.kind, s.level, s.name = "bot", self.row.config["bot_level"], ""
-                self.storage.update_seat(self.code, s)
+                level = self.row.config["bot_level"]
+                try:
+                    self.storage.fill_seat(self.code, SeatRow(s.seat, "bot", "", "", level))
+                except StepTaken:   # not an error: a person took the seat on another process
+                    taken = True
+                    continue
+                s.kind, s.level, s.name = "bot", level, ""
+        if taken:
+            self.sync(refresh=False)
         self._start()
         self.refresh()
 
