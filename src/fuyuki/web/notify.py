@@ -126,7 +126,7 @@ def _webhook_parts(url: str, allow_private: bool) -> tuple[str, str, int, str]:
             raise IllegalAction("private_webhook", "a webhook may not point to a private or "
                                 "loopback address",
                                 ja="Webhook の宛先にプライベート・ループバックのアドレスは使えません")
-    except ValueError:          # a name: resolved at each send
+    except ValueError:          # not an error: a host name, resolved and checked at each send
         pass
     path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
     return parts.scheme, host, port or (443 if parts.scheme == "https" else 80), path

@@ -86,7 +86,7 @@ def mount(app: FastAPI, manager: Any, notifier: Notifier, body, error, page, add
                     continue
                 try:
                     table = manager.get(code)
-                except IllegalAction:          # a broken table (logged by the manager)
+                except IllegalAction:          # refusal: a broken table (the manager logs it)
                     continue
                 seat = table.seat_for_token(token) if table is not None else None
                 if seat is None:
@@ -104,7 +104,7 @@ def mount(app: FastAPI, manager: Any, notifier: Notifier, body, error, page, add
     async def notify_offered(code: str = ""):
         try:
             table = manager.get(code) if code else None
-        except IllegalAction:                  # a broken table (logged by the manager)
+        except IllegalAction:                  # refusal: a broken table (the manager logs it)
             table = None
         return {"offered": notifier.settings.offered,
                 "news": bool(table is not None and table.adapter.news)}
