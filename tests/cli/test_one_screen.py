@@ -29,7 +29,7 @@ GAMES = {
     "board tutorial 5 camps": (["board", "play", "--seed", "4", "--players", "5", "--tutorial"],
                                600),
     "war": (["war", "new", "--seed", "1", "--turns", "3"], 300),
-    "war tutorial": (["war", "new", "--seed", "2", "--turns", "3", "--tutorial"], 300),
+    "war tutorial": (["war", "new", "--seed", "3", "--turns", "3", "--tutorial"], 300),
     # the one-battle calculator, a person deciding for both sides
     "war battle": (["war", "battle", "red-saber", "black-lancer", "--seed", "1", "--human", "AB",
                     "--attacker", "A"], 40),

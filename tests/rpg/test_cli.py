@@ -115,7 +115,7 @@ def test_the_english_war_heads_its_battle_steps_as_the_japanese_does() -> None:
 
     from fuyuki.cli.main import app
 
-    out = CliRunner().invoke(app, ["war", "new", "--auto", "--seed", "1", "--turns", "1",
+    out = CliRunner().invoke(app, ["war", "new", "--auto", "--seed", "1", "--turns", "3",
                                    "--lang", "en"]).output
     assert "■1 Main and sub" in out and "■Actions" in out
     assert not [line for line in out.splitlines() if line.startswith("## ")]

@@ -100,7 +100,7 @@ def forgeries(text, other):
     x[i + 1] = re.sub(r"\(1D100<=(\d+)\) ＞ \d+", r"(1D229<=\1) ＞ 1", x[i + 1])
     put("faces_1D100_to_1D229", x, i + 1)
     # 2-4. something between a roll and its text hides a forged shown value
-    j = _find(L, r"^#DICE ROLL \d+ t1/b\d+/win 1D100 ")
+    j = _find(L, r"^#DICE ROLL \d+ t3/b\d+/win 1D100 ")
     v = int(L[j].split(" ")[5])
     forged = re.sub(r"＞ %d" % v, "＞ %d" % (v % 100 + 1), L[j + 1], count=1)
     put("zero_width_space_between", L[:j + 1] + ["\u200b", forged] + L[j + 2:], j + 2)

@@ -22,7 +22,7 @@ GAME_IMPORTS = {
     "fuyuki.board": {"default_pack"},                     # the map and the printed texts
     "fuyuki.board.agents": {"make_bot"},
     "fuyuki.board.text": {"Texts"},                       # option and event texts from a view
-    "fuyuki.rpg.agents.simple": {"SimpleAgent"},
+    "fuyuki.rpg.agents": {"program"},
     "fuyuki.rpg.hosted": {"LANGS", "READERS", "Limits"},  # the war's languages, seat, limits
     "fuyuki.rpg.roster": {"Roster", "load_roster", "parse_roster"},   # the roster setting
     "fuyuki.rpg.rules": {"default_rules"},                # the turn limit offered

@@ -61,7 +61,7 @@ def _play(http, minor: str | None, turns: int = 2) -> dict[str, list]:
 
 
 def test_by_default_the_program_answers_the_small_decisions_of_the_readers_pairs(http):
-    got = _play(http, None)
+    got = _play(http, None, turns=3)
     assert not [k for k in got["clicked"] if k in MINOR]
     assert got["clicked"]                          # the big ones still reach the GM
     assert len(got["decided"]) > len(got["clicked"])   # the program's answers are logged too
@@ -74,7 +74,7 @@ def test_with_gm_the_small_decisions_wait_for_the_gms_click_each(http):
 
 
 def test_with_readers_each_small_decision_is_a_question_the_first_answer_decides(http):
-    got = _play(http, "readers")
+    got = _play(http, "readers", turns=3)
     assert not [k for k in got["clicked"] if k in MINOR]
     minor = [(q, kind, n) for q, kind, n in got["asked"] if kind in MINOR]
     assert minor and all(n == 1 for _, _, n in minor)

@@ -199,7 +199,7 @@ def battle_cmd(
     log: Optional[Path] = typer.Option(None, help="write the publishable log (with #DICE lines)"),
 ) -> None:
     """Calculate one battle between two sheets, step by step (seed 002 steps 1–7)."""
-    from fuyuki.rpg.agents.simple import SimpleAgent
+    from fuyuki.rpg.agents import program
     from fuyuki.rpg.battle_game import BattleGame
     from fuyuki.rpg.roster import lookup_pair
     from fuyuki.rpg.rules import default_rules
@@ -240,7 +240,7 @@ def battle_cmd(
         dice.follow(None)
         game = BattleGame(rules, ([pa], [pb]), lambda: dice, attacker=att, surprise=surprise,
                           snipe=snipe, lineups=(lineup_a, lineup_b), label="t1/b1")
-        agents = {0: SimpleAgent(seed or 0, 0), 1: SimpleAgent(seed or 0, 1)}
+        agents = {0: program(seed or 0, 0), 1: program(seed or 0, 1)}
         head = [head_event(wd), Event("dice_commit", {"scope": "t1", "sha": dice.commitment,
                                                       **dice.published()})]
         out = Renderer(lang, brief=brief)
@@ -363,7 +363,7 @@ def new_cmd(
     from fuyuki.rpg.rules import default_rules
     from fuyuki.rpg.text import Renderer, t
     from fuyuki.core import contract
-    from fuyuki.rpg.agents.simple import SimpleAgent
+    from fuyuki.rpg.agents import program
 
     lang = _lang(lang)
     try:
@@ -399,7 +399,7 @@ def new_cmd(
             roster_field
         dice = cli_dice(war_seed, war.max_turns, roster_text)     # the war's: its chain's head
         humans = {i for i, p in enumerate(war.pairs) if p.id in config["humans"]}
-        agents = {i: SimpleAgent(war_seed, i) for i in range(len(war.pairs))}
+        agents = {i: program(war_seed, i) for i in range(len(war.pairs))}
         gm = Renderer(lang, brief=brief)
         pub = Renderer(lang, brief=brief, dice=True)
         names = {}

@@ -33,7 +33,7 @@ from fuyuki.core import contract
 from fuyuki.core.errors import FuyukiError, IllegalAction
 from fuyuki.core.load import parse_toml
 from fuyuki.core.protocol import Decision
-from fuyuki.rpg.agents.simple import SimpleAgent
+from fuyuki.rpg.agents import program
 from fuyuki.rpg.hosted import LANGS, READERS, Limits
 from fuyuki.rpg.roster import Roster, load_roster, parse_roster
 from fuyuki.rpg.rules import default_rules
@@ -146,7 +146,7 @@ class RpgAdapter(Adapter):
             "players": [i for i, p in enumerate(pairs) if p in config["humans"]]}, "table config")
 
     def make_bot(self, name: str, seed: int, seat: int, config: dict[str, Any], **kw: Any) -> Any:
-        return SimpleAgent(seed, seat)
+        return program(seed, seat)
 
     def meta(self) -> dict[str, Any]:
         roster = roster_of(None)
@@ -234,7 +234,7 @@ class RpgAdapter(Adapter):
         if d is None:
             raise IllegalAction("no_decision", "that pair has no open decision")
         decision = Decision(d["kind"], tuple(o["value"] for o in d["options"]), d["info"])
-        return SimpleAgent(table.seed, seat).choose(game.view(seat), decision)
+        return program(table.seed, seat).choose(game.view(seat), decision)
 
     def _answer(self, table: Any, conn: Any, data: dict[str, Any]) -> None:
         q = data.get("q")
