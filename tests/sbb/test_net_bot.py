@@ -203,3 +203,29 @@ def test_a_bad_part_of_the_data_is_a_one_line_error(part, capsys):
         train_net(["all", "--part", part, "--out", "never.json"])
     assert e.value.code == 2
     assert "SEED:GAMES[:PLAYERS]" in capsys.readouterr().err
+
+
+def test_a_second_round_is_played_by_the_first_network_and_labelled_by_the_search(tmp_path, capsys):
+    out = tmp_path / "net.json"
+    train_net(["all", "--part", "20:2", "--apprentice-part", "30:2:4", "--iterations", "6",
+               "--epochs", "1", "--out", str(out)])
+    report = json.loads(capsys.readouterr().out)
+    assert report["bids"] > 0
+    data = json.loads(out.read_text(encoding="utf-8"))["recipe"]["data"]
+    assert data[1] == {"games": 2, "seed": 30, "iterations": 6, "players": 4,
+                       "apprentice": "net.json"}
+    assert net.load(out).w1.shape[0] == SIZE
+
+
+def test_the_crossfit_benchmark_pairs_networks_with_the_hard_arm_on_games_they_never_saw(
+        tmp_path, capsys):
+    from tests.benchmark_module import load_benchmark
+    data, out = tmp_path / "p4.npz", tmp_path / "r.json"
+    train_net(["data", "--games", "16", "--seed", "800", "--players", "4", "--iterations", "6",
+               "--out", str(data)])
+    load_benchmark("net_crossfit").main([str(data), "--measure", "800", "16", "--folds", "2",
+                                         "--epochs", "1", "--out", str(out)])
+    result = json.loads(out.read_text(encoding="utf-8"))
+    import numpy as np
+    assert result["per_game"]["hard"] == np.load(data)["game_share"].tolist()
+    assert len(result["per_game"]["net"]) == 16 and "net - hard" in capsys.readouterr().out

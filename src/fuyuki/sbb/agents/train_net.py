@@ -38,7 +38,7 @@ from fuyuki import sbb
 from fuyuki.sbb.agents.hard import HardBot
 from fuyuki.sbb.agents.heuristic import HeuristicBot
 from fuyuki.sbb.agents.learned_eval import Mlp
-from fuyuki.sbb.agents.net import NAMES, SIZE, bid_features, save
+from fuyuki.sbb.agents.net import NAMES, SIZE, NetBot, bid_features, save
 from fuyuki.sbb.agents.train_eval import _softmax, train
 
 OPTIONS = 12   # a bid's options are padded to this many rows
@@ -47,6 +47,8 @@ _DATA_ARGS = ("games", "seed", "iterations")
 _KEYS = ("x", "mask", "values", "choice", "seed", "players")
 #: the shipped weights' games (``all --part``): SEED:GAMES[:PLAYERS]
 SHIPPED = ("1:200", "400000:1000:4")
+#: the shipped weights' second round (``all --apprentice-part``)
+SHIPPED_APPRENTICE: tuple[str, ...] = ()
 
 
 def players_of(seed: int, players: int | None = None) -> int:
@@ -54,9 +56,12 @@ def players_of(seed: int, players: int | None = None) -> int:
 
 
 def generate(games: int, seed: int, iterations: int, progress: int = 0,
-             players: int | None = None) -> dict[str, np.ndarray]:
+             players: int | None = None, apprentice: str | Path | None = None
+             ) -> dict[str, np.ndarray]:
     """The hard bot's bids in ``games`` games from ``seed`` (the module's docstring), and
-    its share of the win in each game (``game_seed``, ``game_share``)."""
+    the seat's share of the win in each game (``game_seed``, ``game_share``). With
+    ``apprentice`` (a net bot's weights file) that net bot plays the seat and the hard bot
+    only labels its bids: the search's values at the positions the network reaches."""
     reader = HeuristicBot(0)
     xs, masks, values, choices, seeds, counts = [], [], [], [], [], []
     shares = []
@@ -66,8 +71,10 @@ def generate(games: int, seed: int, iterations: int, progress: int = 0,
         n = players_of(gseed, players)
         hero = gseed % n
         game = sbb.new_game(n, gseed, quiet=True)
-        bots = [HardBot(gseed * 10 + k, iterations=iterations) if k == hero
-                else HeuristicBot(gseed * 10 + k) for k in range(n)]
+        search = HardBot(gseed * 10 + hero, iterations=iterations)
+        bots: list = [HeuristicBot(gseed * 10 + k) for k in range(n)]
+        bots[hero] = search if apprentice is None else NetBot(gseed * 10 + hero,
+                                                               path=apprentice)
         while not game.over:
             answers = []
             for s, d in game.pending().items():
@@ -76,10 +83,12 @@ def generate(games: int, seed: int, iterations: int, progress: int = 0,
                 record = s == hero and d.kind == "bid" and 1 < k <= OPTIONS
                 if record:
                     rows = bid_features(reader, view, d.options)
-                    bots[s].last_search = {}
+                    search.last_search = {}
                 choice = bots[s].choose(view, d)
                 answers.append((s, choice))
-                means = bots[s].last_search.get("values") if record else None
+                if record and apprentice is not None:
+                    choice = search.choose(view, d)     # the label, not the move
+                means = search.last_search.get("values") if record else None
                 if means is None:    # (not recorded, or not searched: answered by a rule)
                     continue
                 x = np.zeros((OPTIONS, SIZE))
@@ -102,7 +111,8 @@ def generate(games: int, seed: int, iterations: int, progress: int = 0,
             print(f"{i + 1}/{games} games, {len(xs)} bids, "
                   f"{time.process_time() - start:.0f}s CPU", file=sys.stderr, flush=True)
     recipe = {"games": games, "seed": seed, "iterations": iterations,
-              **({"players": players} if players else {})}
+              **({"players": players} if players else {}),
+              **({"apprentice": Path(apprentice).name} if apprentice is not None else {})}
     return {"x": np.array(xs).reshape(-1, OPTIONS, SIZE), "mask": np.array(masks),
             "values": np.array(values), "choice": np.array(choices, dtype=int),
             "seed": np.array(seeds, dtype=int), "players": np.array(counts, dtype=int),
@@ -177,10 +187,17 @@ def main(argv: list[str] | None = None) -> None:
     d.add_argument("--seed", type=int, default=1)
     d.add_argument("--players", type=int, choices=(3, 4, 5), default=None,
                    help="every game this many players (default: 4, 3, 4, 5 by seed mod 4)")
+    d.add_argument("--apprentice", type=Path, default=None,
+                   help="a net bot's weights: it plays the seat, the search labels its bids")
     a.add_argument("--part", type=_part, action="append", default=None,
                    metavar="SEED:GAMES[:PLAYERS]",
                    help="games of the data (repeatable; default: the shipped weights' "
                         + " ".join(SHIPPED) + ")")
+    a.add_argument("--apprentice-part", type=_part, action="append", default=None,
+                   metavar="SEED:GAMES[:PLAYERS]",
+                   help="games of a second round, played by the network fitted to the first "
+                        "and labelled by the search (repeatable; default with no --part: "
+                        + (" ".join(SHIPPED_APPRENTICE) or "none") + ")")
     for p in (d, a):
         p.add_argument("--iterations", type=int, default=300,
                        help="the hard bot's search budget per decision")
@@ -205,11 +222,22 @@ def main(argv: list[str] | None = None) -> None:
     start = time.process_time()
     if args.cmd == "data":
         np.savez_compressed(args.out, **generate(args.games, args.seed, args.iterations,
-                                                 args.progress, args.players))
+                                                 args.progress, args.players, args.apprentice))
         return
     if args.cmd == "all":
         parts = [generate(games, seed, args.iterations, args.progress, players)
                  for seed, games, players in args.part or [_part(p) for p in SHIPPED]]
+        second = args.apprentice_part
+        if second is None and args.part is None:
+            second = [_part(p) for p in SHIPPED_APPRENTICE]
+        if second:
+            # expert iteration's second round: the first network plays, the search labels
+            data = {k: np.concatenate([p[k] for p in parts]) for k in _KEYS}
+            first, _ = fit(data, argparse.Namespace(**{**vars(args), "seed": args.train_seed}),
+                           [])
+            save(args.out, first)
+            parts += [generate(games, seed, args.iterations, args.progress, players, args.out)
+                      for seed, games, players in second]
         sources = [json.loads(str(p.pop("recipe"))) for p in parts]
         data = {k: np.concatenate([p[k] for p in parts]) for k in _KEYS}
     else:
