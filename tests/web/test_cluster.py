@@ -217,6 +217,24 @@ def test_two_people_taking_the_last_open_seat_on_two_processes_one_gets_it(postg
     asyncio.run(main())
 
 
+def test_a_play_by_post_table_nobody_runs_is_taken_by_a_process_without_its_pages(postgres_url):
+    async def main():
+        a, b = managers(postgres_url)
+        a.start()
+        made, _, _ = a.create({"players": 3, "bots": 2, "timer": 3600}, "a", seed=4)
+        code = made.code
+        a.close()                                      # its process is gone; nobody runs it
+        b.start()
+        try:
+            assert code not in b.tables
+            b.cluster.claim()
+            assert code in b.tables and b.tables[code].is_owner
+            assert b.tables[code].deadline             # the person's decision timer runs here
+        finally:
+            b.close()
+    asyncio.run(main())
+
+
 # ---------------------------------------------------------------------- real processes, nginx
 class Stack:
     """``n`` ``fuyuki serve`` processes on one database behind nginx running the shipped
