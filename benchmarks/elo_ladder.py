@@ -22,7 +22,8 @@ percentile bootstrap, the games of each pair resampled with replacement (``--boo
     nice -n 19 .venv/bin/python benchmarks/elo_ladder.py --game war --games 200
 
 ``--levels`` chooses the levels (by default every level the game offers; SBB's ``hard`` at
-``--iterations`` iterations a decision); ``--cap LEVEL=N`` plays fewer games in the pairs
+``--iterations`` iterations a decision, the board's ``hard`` at ``--board-iterations`` worlds a
+decision: fixed budgets, so a seed replays the same games); ``--cap LEVEL=N`` plays fewer games in the pairs
 that include a slow level.
 """
 
@@ -151,7 +152,8 @@ def board_game(args) -> Callable[[str, str, int], tuple[float, int]]:
         seed = args.seed + gi
         levels = [a if (k + gi) % 2 == 0 else b for k in range(4)]
         g = board.new_game(players=4, seed=seed)
-        bots = [make_bot(lv, seed, s) for s, lv in enumerate(levels)]
+        bots = [make_bot(lv, seed, s, **({"iterations": args.board_iterations} if lv == "hard" else {}))
+                for s, lv in enumerate(levels)]
         while not g.over:
             for seat, d in g.pending().items():
                 g.submit(seat, bots[seat].choose(g.view(seat), d))
@@ -191,6 +193,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--cap", action="append", default=[], metavar="LEVEL=N",
                     help="at most N games in the pairs including LEVEL")
     ap.add_argument("--iterations", type=int, default=300, help="SBB hard: iterations a decision")
+    ap.add_argument("--board-iterations", type=int, default=16, help="board hard: worlds a decision")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--boot", type=int, default=1000, help="bootstrap fits for the intervals")
     args = ap.parse_args(argv)
