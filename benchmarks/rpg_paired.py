@@ -15,6 +15,7 @@ today's in the same seat, the rest today's), and scores a war 1 when that pair s
 
     python benchmarks/rpg_paired.py --candidate odds --base simple --wars 1000
     python benchmarks/rpg_paired.py --candidate odds --base simple --wars 1000 --pair red-saber
+    python benchmarks/rpg_paired.py --candidate odds:fight_at=0.5 --base odds --wars 300
 """
 
 from __future__ import annotations
@@ -30,10 +31,22 @@ from fuyuki.rpg.rules import default_rules
 from fuyuki.rpg.war import War
 
 
+def agent(spec: str, seed: int, seat: int) -> Any:
+    """A program level, ``name[:attribute=number,...]`` (a variant: ``odds:fight_at=0.5``)."""
+    name, _, opts = spec.partition(":")
+    a = make_agent(name, seed, seat)
+    for kv in filter(None, opts.split(",")):
+        key, _, value = kv.partition("=")
+        if not hasattr(a, key):
+            raise SystemExit(f"{spec!r}: the level {name} has no {key!r}")
+        setattr(a, key, float(value))
+    return a
+
+
 def play(roster: Any, rules: Any, seed: int, levels: list[str]) -> War:
     """One auto war: seat ``i`` driven by the program level ``levels[i]``."""
     war = War(roster, rules, seed)
-    agents = [make_agent(level, seed, seat) for seat, level in enumerate(levels)]
+    agents = [agent(level, seed, seat) for seat, level in enumerate(levels)]
     while not war.over:
         for seat, d in war.pending().items():
             war.submit(seat, agents[seat].choose(war.view(seat), d))
@@ -95,8 +108,9 @@ def pair_run(args, roster, rules) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--candidate", default="odds", choices=list(LEVELS))
-    ap.add_argument("--base", default="simple", choices=list(LEVELS))
+    ap.add_argument("--candidate", default="odds", help=f"a level ({', '.join(LEVELS)}), "
+                    "or a variant: odds:fight_at=0.5")
+    ap.add_argument("--base", default="simple", help="the level it is measured against")
     ap.add_argument("--wars", type=int, default=1000, help="seeds (each played twice)")
     ap.add_argument("--seed", type=int, default=0, help="the first seed")
     ap.add_argument("--pair", default=None, help="drive only this pair (its id) by the candidate")

@@ -87,11 +87,24 @@ def test_fight_at_the_odds_looks_an_unknown_enemy_up_first():
 
 def test_fight_at_the_odds_declines_a_battle_it_would_likely_lose():
     ag = agent()
-    me, strong = sheet_of("red-saber", mana=-200), sheet_of("black-saber")
+    me, strong = sheet_of("red-saber"), sheet_of("black-saber")
+    me["servant"] = me["servant"] | {"stats": {s: 10 for s in RULES.stat_order}}
     view = war_view(me, [strong])
+    assert ag._fit(view) and ag.win_chance(me, strong, attacker=True) < ag.fight_at
     assert ag.on_contact(view, Decision("contact", ("talk", "fight"), {"target": strong["id"]})) == "talk"
     assert ag.on_engage(view, Decision("engage", ("attack", "ignore", "surprise"),
                                        {"target": strong["id"]})) == "ignore"
+
+
+def test_a_familiar_first_at_full_mana_when_its_master_crafts_it_at_50_percent():
+    ag = agent()
+    me, foe = sheet_of("red-saber"), sheet_of("black-saber")
+    d = Decision("action", ("rest", f"attack:{foe['id']}", f"info:{foe['id']}", "craft:jewel",
+                            "craft:familiar"))
+    assert me["master"]["stats"]["mgi"] * RULES.actions["craft_per_magic"] >= 50
+    assert ag.on_action(war_view(me, [foe], known=False), d) == "craft:familiar"
+    held = me | {"items": {"familiar": 1}}
+    assert ag.on_action(war_view(held, [foe], known=False), d) == f"info:{foe['id']}"
 
 
 def test_allies_first_offers_an_alliance_to_a_faction_mate_and_accepts_one():

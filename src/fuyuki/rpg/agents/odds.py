@@ -35,8 +35,6 @@ from fuyuki.core.protocol import Decision
 from fuyuki.rpg.agents.simple import SimpleAgent
 from fuyuki.rpg.rules import Rules, default_rules
 
-STATS = ("str", "end", "agi", "mgi", "luk", "np")
-
 
 class OddsAgent(SimpleAgent):
     #: the least win chance for which it starts a battle
@@ -89,8 +87,8 @@ class OddsAgent(SimpleAgent):
         r = self.rules
         pen = r.shortage_penalty(int(sheet.get("mana", 0)))
         sv, ms = sheet["servant"]["stats"], sheet["master"]["stats"]
-        main = [max(0, sv[s] - pen) + r.seals["stat_boost"] * boost for s in STATS]
-        sub = [r.halve(max(0, ms[s] - r.battle["nonservant_penalty"])) for s in STATS]
+        main = [max(0, sv[s] - pen) + r.seals["stat_boost"] * boost for s in r.stat_order]
+        sub = [r.halve(max(0, ms[s] - r.battle["nonservant_penalty"])) for s in r.stat_order]
         return [a + b for a, b in zip(main, sub)]
 
     @staticmethod
@@ -107,7 +105,7 @@ class OddsAgent(SimpleAgent):
                 - self.effect_sum(foe, "base_rate") - self.effect_sum(foe, "win_rate"))
         hide = [self.effect_sum(me, "concealment") > 0 or (attacker and surprise),
                 self.effect_sum(foe, "concealment") > 0]
-        agi = STATS.index("agi")
+        agi = self.rules.stat_order.index("agi")
         if hide[0] != hide[1]:
             first = hide[0]
         elif mine[agi] != theirs[agi]:
