@@ -13,7 +13,9 @@ The players: every 4 share a 4-seat table (no bot seat), join it through the HTT
 their WebSocket, and play random legal moves after a think time (uniform in [t/2, 3t/2] for
 ``--think t``, 2 s by default: a person reading a decision of a card game and clicking) until
 the game ends, then start a new table, until ``--seconds`` are up (games in flight then
-finish, up to ``--grace`` seconds more). Each player comes from an address of its own on
+finish, up to ``--grace`` seconds more). The first tables start one after another over
+``--ramp`` seconds (10 s: people arrive; a thousand players all dealt their first decision
+in the same second would measure that second's queue, not the server). Each player comes from an address of its own on
 loopback (127.1.x.y), as people do, so the server's per-address bounds stay as shipped.
 
 The load generator is one process (asyncio, the ``websockets`` library) that parses only what
@@ -81,6 +83,7 @@ class Load:
     conns: list[Conn] = field(default_factory=list)
     errors: dict[str, int] = field(default_factory=dict)      # outside a WebSocket (HTTP)
     messages: int = 0
+    lags: list[float] = field(default_factory=list)           # the load generator's own delays
 
     def error(self, kind: str) -> None:
         self.errors[kind] = self.errors.get(kind, 0) + 1
@@ -216,7 +219,8 @@ async def table_loop(host: str, port: int, addrs: list[str], load: Load, deadlin
             await asyncio.sleep(1.0)             # a failed game: no storm of new tables
 
 
-async def play(host: str, port: int, clients: int, seconds: float, think: float, seed: int) -> Load:
+async def play(host: str, port: int, clients: int, seconds: float, think: float, ramp: float,
+               seed: int) -> Load:
     load = Load()
     deadline = time.monotonic() + seconds
     addrs = [f"127.1.{i // 250}.{i % 250 + 1}" for i in range(clients)]   # one address a player
@@ -225,9 +229,19 @@ async def play(host: str, port: int, clients: int, seconds: float, think: float,
     tasks = []
     for g in groups:
         tasks.append(asyncio.create_task(table_loop(host, port, g, load, deadline, rng.random(), think)))
-        await asyncio.sleep(min(1.0, seconds / 10) / len(groups))   # tables start over a second
+        await asyncio.sleep(min(ramp, seconds) / len(groups))     # people arrive over the ramp
+    watch = asyncio.create_task(lag(load))
     await asyncio.gather(*tasks)
+    watch.cancel()
     return load
+
+
+async def lag(load: Load) -> None:
+    """How late this process's event loop wakes up (its own queue, part of every latency)."""
+    while True:
+        t = time.monotonic()
+        await asyncio.sleep(0.05)
+        load.lags.append(time.monotonic() - t - 0.05)
 
 
 # ---------------------------------------------------------------------- the servers
@@ -364,6 +378,8 @@ def main() -> None:
     ap.add_argument("--grace", type=float, default=120.0, help="games in flight finish within this")
     ap.add_argument("--think", type=float, default=2.0,
                     help="a player's think time per move: uniform in [t/2, 3t/2] seconds")
+    ap.add_argument("--ramp", type=float, default=10.0,
+                    help="the tables start one after another over this many seconds")
     ap.add_argument("--servers", type=int, default=0,
                     help="0: one process on SQLite; N: N processes on PostgreSQL behind nginx")
     ap.add_argument("--profile", help="run the (first) server under cProfile, its stats to this file")
@@ -406,7 +422,7 @@ def main() -> None:
         me_before = time.process_time()
         t0 = time.monotonic()
         load = asyncio.run(asyncio.wait_for(
-            play("127.0.0.1", port, args.clients, args.seconds, args.think, args.seed),
+            play("127.0.0.1", port, args.clients, args.seconds, args.think, args.ramp, args.seed),
             args.seconds + args.grace))
         t1 = time.monotonic()
         cpu = [tree_cpu(p.pid) - b for p, b in zip(procs, before)]
@@ -445,7 +461,8 @@ def main() -> None:
     print(line("total", total, sum(cpu), wall))
     if pg_cpu is not None:
         print(f"PostgreSQL CPU {pg_cpu:.1f} s   nginx CPU {nginx_cpu:.1f} s")
-    print(f"load generator CPU {me_cpu:.1f} s ({100 * me_cpu / wall:.0f}% of a core); "
+    print(f"load generator CPU {me_cpu:.1f} s ({100 * me_cpu / wall:.0f}% of a core), its loop late "
+          f"p50 {percentile(load.lags, 0.5) * 1000:.1f} p99 {percentile(load.lags, 0.99) * 1000:.1f} ms; "
           f"load average {os.getloadavg()[0]:.2f} (2 cores, shared)")
     if args.profile:
         import pstats

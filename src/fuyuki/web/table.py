@@ -925,7 +925,10 @@ class Table:
         if old is None:
             msg["view"] = view
         else:
-            changed = {k: v for k, v in view.items() if old.get(k, _UNSENT) != v}
+            if old.keys() == view.keys():
+                changed = {k: v for k, v in view.items() if old[k] != v}
+            else:
+                changed = {k: v for k, v in view.items() if k not in old or old[k] != v}
             if changed:
                 msg["view_patch"] = changed
             if old.keys() - view.keys():
