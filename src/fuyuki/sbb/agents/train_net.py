@@ -1,27 +1,34 @@
 """Training the net bot (:mod:`.net`): the hard bot's bids, then the policy network.
 
-    python -m fuyuki.sbb.agents.train_net all --games 3000 --seed 1 \\
-        --out src/fuyuki/sbb/agents/net_weights.json
-    python -m fuyuki.sbb.agents.train_net data --games 3000 --seed 1 --out bids.npz
-    python -m fuyuki.sbb.agents.train_net train bids.npz [more.npz ...] --out weights.json
+    python -m fuyuki.sbb.agents.train_net all --out src/fuyuki/sbb/agents/net_weights.json
+    python -m fuyuki.sbb.agents.train_net data --games 200 --seed 1 --out bids.npz
+    python -m fuyuki.sbb.agents.train_net data --games 1000 --seed 400000 --players 4 \
+        --out p4.npz
+    python -m fuyuki.sbb.agents.train_net train bids.npz p4.npz --out weights.json
 
-**Data** (``data``). Game ``seed`` (seeds ``--seed`` to ``--seed + games − 1``) has 4, 3, 4
-or 5 players by ``seed mod 4``; seat ``seed mod players`` is the hard bot at
-``--iterations`` (seeded ``seed × 10 + seat``), the others heuristic bots (seeded alike) —
-the field the net bot is measured against. At every sealed bid of the hard bot with more
-than one option its options' rows (:func:`.net.bid_features`, from its own view) are kept
-with the search's mean value of each option and the option it bid. A game depends on its
-seed alone, so data made in pieces (``--seed 1 --games 500``, ``--seed 501 ...``) is the
-data of one run.
+**Data** (``data``). Game ``seed`` (seeds ``--seed`` to ``--seed + games − 1``) has
+``--players`` players, or 4, 3, 4 or 5 by ``seed mod 4``; seat ``seed mod players`` is the
+hard bot at ``--iterations`` (seeded ``seed × 10 + seat``), the others heuristic bots (seeded
+alike) — the field the net bot is measured against. At every sealed bid of the hard bot with
+more than one option its options' rows (:func:`.net.bid_features`, from its own view) are
+kept with the search's mean value of each option and the option it bid; and for each game
+the seat's share of the win. A game depends on its seed alone, so data made in pieces
+(``--seed 1 --games 100``, ``--seed 101 ...``) is the data of one run. ``--apprentice W``:
+the net bot of the weights ``W`` plays the seat and the search only labels its bids
+(expert iteration's second round: the positions the network reaches).
 
 **Training** (``train``). The policy's target is the softmax of the search's option values
 at ``--temperature`` (0: the option the search bid); one tanh layer of ``--hidden`` units
 scores each row, a softmax over the options, cross-entropy, Adam
 (:func:`.train_eval.train`); games whose seed ends in 0 are held out. Printed: the
 held-out cross-entropy, and how often the network's, and the heuristic rating's, best
-option is the one the search bid.
+option is the one the search bid. ``--exclude FIRST END`` leaves out games (those a network
+is measured on: ``benchmarks/net_crossfit.py``).
 
-``all`` does both in one process (the shipped weights' command).
+``all`` does both in one process — the shipped weights' command: the games of each
+``--part SEED:GAMES[:PLAYERS]`` (default :data:`SHIPPED`), a fit; then, for each
+``--apprentice-part`` (default :data:`SHIPPED_APPRENTICE`), games played by that first
+network and labelled by the search, and the fit to all of it.
 """
 
 from __future__ import annotations
@@ -43,7 +50,6 @@ from fuyuki.sbb.agents.train_eval import _softmax, train
 
 OPTIONS = 12   # a bid's options are padded to this many rows
 PLAYERS = (4, 3, 4, 5)   # by seed mod 4
-_DATA_ARGS = ("games", "seed", "iterations")
 _KEYS = ("x", "mask", "values", "choice", "seed", "players")
 #: the shipped weights' games (``all --part``): SEED:GAMES[:PLAYERS]
 SHIPPED = ("1:200", "400000:1000:4")
@@ -149,6 +155,8 @@ def fit(data: dict[str, np.ndarray], args, sources: list[dict]) -> tuple[dict, d
               "net_agrees": float((picked[hold] == data["choice"][hold]).mean()),
               "heuristic_agrees": float((best.argmax(axis=1)[hold]
                                          == data["choice"][hold]).mean())}
+    for key in ("positions", "learned", "hand_set"):    # (train_eval's names for them)
+        weights["recipe"].pop(key, None)
     weights["recipe"].update(report, temperature=args.temperature)
     return weights, report
 
