@@ -54,7 +54,7 @@ _KEYS = ("x", "mask", "values", "choice", "seed", "players")
 #: the shipped weights' games (``all --part``): SEED:GAMES[:PLAYERS]
 SHIPPED = ("1:200", "400000:1000:4")
 #: the shipped weights' second round (``all --apprentice-part``)
-SHIPPED_APPRENTICE: tuple[str, ...] = ()
+SHIPPED_APPRENTICE: tuple[str, ...] = ("600000:1300:4",)
 
 
 def players_of(seed: int, players: int | None = None) -> int:
