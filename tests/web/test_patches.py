@@ -12,6 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tests.web.helpers import Client, join, recv
+from tests.web.war_driver import create_war, step
 
 NEW = ("events", "chat", "chat_from", "from_start")     # the new items of one message
 
@@ -60,6 +61,28 @@ def new_items(c: Client) -> tuple[list, list]:
     return events, chat
 
 
+def connect_pairs(http, code: str, tokens: list[str | None]) -> tuple[list[tuple[Client, Client]], list[Client]]:
+    """For each token (None: a spectator) a whole page and a patched one, every page read up
+    to date after each connection."""
+    pairs: list[tuple[Client, Client]] = []
+    clients: list[Client] = []
+    for token in tokens:
+        for kind in (Client, Patched):
+            c = kind(http, code, token)
+            for other in clients:
+                other.read()
+            c.read()
+            clients.append(c)
+        pairs.append((clients[-2], clients[-1]))
+    return pairs, clients
+
+
+def same(pairs: list[tuple[Client, Client]]) -> None:
+    for w, p in pairs:
+        assert held_state(p) == held_state(w)
+        assert new_items(p) == new_items(w)
+
+
 @pytest.mark.parametrize("game,players", [("sbb", 4), ("board", 3)])
 def test_a_patched_page_holds_exactly_the_whole_state_after_every_message(app_factory, game, players):
     app = app_factory()
@@ -68,16 +91,7 @@ def test_a_patched_page_holds_exactly_the_whole_state_after_every_message(app_fa
         table, _, host = app.state.manager.create({"game": game, "players": players, "bots": 0},
                                                   "host", seed=5)
         tokens = {0: host, **{i: join(http, table.code, f"player{i}")["token"] for i in range(1, players)}}
-        pairs: list[tuple[Client, Client]] = []
-        clients: list[Client] = []
-        for token in [*tokens.values(), None]:
-            for kind in (Client, Patched):
-                c = kind(http, table.code, token)
-                for other in clients:
-                    other.read()
-                c.read()
-                clients.append(c)
-            pairs.append((clients[-2], clients[-1]))
+        pairs, clients = connect_pairs(http, table.code, [*tokens.values(), None])
         try:
             moves = 0
             while not table.game.over:
@@ -86,9 +100,7 @@ def test_a_patched_page_holds_exactly_the_whole_state_after_every_message(app_fa
                             "turn": whole.last["turn"]})
                 for c in clients:
                     assert c.read()["type"] == "state"
-                for w, p in pairs:
-                    assert held_state(p) == held_state(w)
-                    assert new_items(p) == new_items(w)
+                same(pairs)
                 moves += 1
             assert moves > 20
             later = [m for _, p in pairs for m in p.messages[3:] if m["type"] == "state"]
@@ -98,3 +110,21 @@ def test_a_patched_page_holds_exactly_the_whole_state_after_every_message(app_fa
         finally:
             for c in clients:
                 c.close()
+
+
+def test_a_patched_war_page_of_the_gm_a_player_and_a_reader_holds_the_whole_state(http):
+    made = create_war(http, humans=["red-saber"], anka=["black-saber"], turns=1)
+    seat = min(int(k) for k in made["invites"])
+    pairs, clients = connect_pairs(http, made["code"], [made["token"], made["invites"][str(seat)], None, None])
+    (gm, _), (player, _), (reader, _), (other_reader, _) = pairs     # (a reader answers a question once)
+    rng = random.Random(5)
+    asked: list[int] = []
+    n = 0
+    try:
+        while step(gm, {seat: player}, [reader, other_reader], clients, rng, asked) and n < 3000:
+            same(pairs)
+            n += 1
+        assert gm.last["view"]["over"] and n > 10
+    finally:
+        for c in clients:
+            c.close()
