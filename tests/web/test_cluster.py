@@ -197,6 +197,30 @@ def test_a_seat_whose_page_is_open_on_another_process_is_connected_for_the_owner
     asyncio.run(main())
 
 
+def test_a_move_on_a_process_that_does_not_run_the_table_stops_the_owners_bot_for_that_seat(postgres_url):
+    async def main():
+        a, b = managers(postgres_url)
+        for m in (a, b):
+            m.start()
+        try:
+            ta = three_people(a)
+            ta.attach(page(0))
+            a.cluster.claim()                          # A runs the table
+            while 1 not in ta.game.pending():
+                seat = min(ta.game.pending())
+                ta.move(seat, ta.game.pending()[seat].options[0], ta.asked_at[seat])
+            tb = b.get(ta.code)
+            assert ta.is_owner and not tb.is_owner
+            ta.away[1] = True                          # the owner's bot plays seat 1 for its player
+            tb.move(1, tb.game.pending()[1].options[0], tb.asked_at[1])   # who moves on B
+            await until(lambda: not ta.away[1])
+            assert ta.submissions == tb.submissions
+        finally:
+            for m in (a, b):
+                m.close()
+    asyncio.run(main())
+
+
 def test_two_people_taking_the_last_open_seat_on_two_processes_one_gets_it(postgres_url):
     async def main():
         a, b = managers(postgres_url)

@@ -174,15 +174,19 @@ class PostgresStorage(Storage):
         return self._run(work)
 
     def _write(self, sql: str, params: tuple, code: str | None = None, kind: str = "",
-               idx: int = 0) -> None:
-        """One statement and, with ``code``, its announcement ``<code> <kind> <idx>`` in the
-        same statement — one round trip; the notification leaves when it commits, and not at
-        all if it fails; a step or chat line another process stored first: StepTaken."""
+               idx: int = 0, also: str | None = None) -> None:
+        """One statement and, with ``code``, its announcement ``<code> <kind> <idx>`` (and
+        ``also``'s) in the same statement — one round trip; the notifications leave when it
+        commits, and not at all if it fails; a step or chat line another process stored
+        first: StepTaken."""
         def work(db):
             if code is None:
                 db.execute(sql, params)
-            else:
+            elif also is None:
                 db.execute(f"WITH w AS ({sql}) {NOTIFY}", (*params, f"{code} {kind} {idx}"))
+            else:
+                db.execute(f"WITH w AS ({sql}) {NOTIFY}, pg_notify('fuyuki', %s)",
+                           (*params, f"{code} {kind} {idx}", also))
         try:
             self._run(work)
         except self._psycopg.errors.UniqueViolation:
@@ -211,9 +215,10 @@ class PostgresStorage(Storage):
         if not filled:
             raise StepTaken(f"table {code}: seat {seat.seat} was taken on another process")
 
-    def append_submission(self, code: str, index: int, seat: int, choice: Any) -> None:
+    def append_submission(self, code: str, index: int, seat: int, choice: Any, back: bool = False) -> None:
         self._write("INSERT INTO submissions(code, idx, seat, choice) VALUES (%s,%s,%s,%s)",
-                    (code, index, seat, json.dumps(choice)), code, "move", index)
+                    (code, index, seat, json.dumps(choice)), code, "move", index,
+                    f"{code} back {seat}" if back else None)
 
     def set_status(self, code: str, status: str) -> None:
         self._write("UPDATE tables SET status=%s WHERE code=%s", (status, code), code, "status")

@@ -81,7 +81,9 @@ class Storage:
         but a shared store refuses it (StepTaken) when another process filled it first."""
         self.update_seat(code, seat)
 
-    def append_submission(self, code: str, index: int, seat: int, choice: Any) -> None:
+    def append_submission(self, code: str, index: int, seat: int, choice: Any, back: bool = False) -> None:
+        """Store step ``index``. ``back``: the mover's process does not run the table's bots
+        (a shared store): the same write tells the owner its player is back."""
         raise NotImplementedError
 
     def set_status(self, code: str, status: str) -> None:
@@ -254,7 +256,7 @@ class SQLiteStorage(Storage):
         self._write("UPDATE seats SET kind=?, name=?, token_hash=?, level=? WHERE code=? AND seat=?",
                     (seat.kind, seat.name, seat.token_hash, seat.level, code, seat.seat))
 
-    def append_submission(self, code: str, index: int, seat: int, choice: Any) -> None:
+    def append_submission(self, code: str, index: int, seat: int, choice: Any, back: bool = False) -> None:
         self._write("INSERT INTO submissions(code, idx, seat, choice) VALUES (?,?,?,?)",
                     (code, index, seat, json.dumps(choice)))
 
@@ -340,7 +342,7 @@ class MemoryStorage(Storage):
     def update_seat(self, code: str, seat: SeatRow) -> None:
         self._tables[code].seats[seat.seat] = SeatRow(**vars(seat))
 
-    def append_submission(self, code: str, index: int, seat: int, choice: Any) -> None:
+    def append_submission(self, code: str, index: int, seat: int, choice: Any, back: bool = False) -> None:
         subs = self._tables[code].submissions
         assert index == len(subs)
         subs.append((seat, choice))

@@ -399,15 +399,13 @@ class Table:
             if type(turn) is not int or turn != self.asked_at.get(seat):
                 raise IllegalAction("stale_decision", "that decision is no longer open")
             try:
-                self._apply(seat, choice)
+                self._apply(seat, choice, back=not self.is_owner)   # the owner hears it with the move
                 break
             except StepTaken:      # not an error: another process stored this step first; caught up, check again
                 continue
         else:
             raise IllegalAction("storage_error", "the move could not be saved; try again")
         self.away[seat] = False
-        if not self.is_owner:
-            self.cluster.back(self.code, seat)
         self.refresh()
 
     def back(self, seat: int | None) -> None:
@@ -417,10 +415,11 @@ class Table:
             self.away[seat] = False
             self.refresh()
 
-    def _apply(self, seat: int, choice: Any) -> None:
+    def _apply(self, seat: int, choice: Any, back: bool = False) -> None:
         """Submit, store, tell. A step another process stored first (a shared store): the
         game goes back to the stored steps and catches up with the store, and StepTaken is
-        raised for the caller to look again."""
+        raised for the caller to look again. ``back``: a player moved on a process that does
+        not run the table's bots; the stored move tells the owner (its bot stops playing the seat)."""
         g = self.game
         start = g.step
         asked = dict(self.asked_at)
@@ -432,7 +431,10 @@ class Table:
         self.active_at = _now()
         subs = self.submissions
         try:
-            self.storage.append_submission(self.code, len(subs) - 1, seat, subs[-1][1])
+            if back:
+                self.storage.append_submission(self.code, len(subs) - 1, seat, subs[-1][1], back=True)
+            else:
+                self.storage.append_submission(self.code, len(subs) - 1, seat, subs[-1][1])
             if g.over:
                 self.row.status = "over"
                 self.storage.set_status(self.code, "over")
