@@ -6,6 +6,7 @@ processes, one of them killed mid-game."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -58,6 +59,24 @@ def managers(url: str, n: int = 2) -> list[Manager]:
     return [Manager(PostgresStorage(url), fast_settings(cluster_tick=60.0)) for _ in range(n)]
 
 
+@contextlib.contextmanager
+def processes(url: str, n: int = 2):
+    """``n`` server processes' managers on one database, started (inside a running loop)."""
+    ms = managers(url, n)
+    for m in ms:
+        m.start()
+    try:
+        yield ms
+    finally:
+        for m in ms:
+            m.close()
+
+
+def play_first(t, seat: int) -> None:
+    """``seat`` answers its open decision at table ``t`` with the first option."""
+    t.move(seat, t.game.pending()[seat].options[0], t.asked_at[seat])
+
+
 def page(seat: int | None) -> Conn:
     return Conn(seat, asyncio.Queue(1000), security.RateLimiter(100, 100))
 
@@ -73,10 +92,7 @@ def three_people(m: Manager, seed: int = 5):
 # ---------------------------------------------------------------------- in one test process
 def test_two_processes_moving_on_one_step_store_one_move_and_the_loser_catches_up(postgres_url):
     async def main():
-        a, b = managers(postgres_url)
-        for m in (a, b):
-            m.start()
-        try:
+        with processes(postgres_url) as (a, b):
             ta = three_people(a)
             tb = b.get(ta.code)
             seat = min(ta.game.pending())
@@ -89,22 +105,16 @@ def test_two_processes_moving_on_one_step_store_one_move_and_the_loser_catches_u
             assert tb.submissions == ta.submissions
             assert [(s, c) for _, s, c in stored(postgres_url, ta.code)] == ta.submissions
             assert norm(tb.game.view(seat)) == norm(ta.game.view(seat))
-        finally:
-            for m in (a, b):
-                m.close()
     asyncio.run(main())
 
 
 def test_a_move_on_a_decision_still_open_after_catching_up_is_stored_at_the_next_step(postgres_url):
     async def main():
-        a, b = managers(postgres_url)
-        for m in (a, b):
-            m.start()
-        try:
+        with processes(postgres_url) as (a, b):
             ta = three_people(a)
             while len(ta.game.pending()) < 2:          # up to the bids: every seat's decision
                 seat = min(ta.game.pending())
-                ta.move(seat, ta.game.pending()[seat].options[0], ta.asked_at[seat])
+                play_first(ta, seat)
             tb = b.get(ta.code)
             step, turns = ta.step, dict(ta.asked_at)
             first, second = sorted(turns)[:2]
@@ -112,9 +122,6 @@ def test_a_move_on_a_decision_still_open_after_catching_up_is_stored_at_the_next
             tb.move(second, tb.game.pending()[second].options[0], turns[second])   # lost its step
             assert [s for _, s, _ in stored(postgres_url, ta.code)][step:] == [first, second]
             assert tb.step == step + 2
-        finally:
-            for m in (a, b):
-                m.close()
     asyncio.run(main())
 
 
@@ -122,10 +129,7 @@ def test_a_notification_missed_while_the_listener_was_down_is_recovered(postgres
     import psycopg
 
     async def main():
-        a, b = managers(postgres_url)
-        for m in (a, b):
-            m.start()
-        try:
+        with processes(postgres_url) as (a, b):
             ta = three_people(a)
             tb = b.get(ta.code)
             tb.attach(page(None))                      # a spectator's page on B
@@ -134,13 +138,10 @@ def test_a_notification_missed_while_the_listener_was_down_is_recovered(postgres
                 db.execute("SELECT pg_terminate_backend(%s)", (b.cluster.listen_pid,))
             await until(lambda: not b.cluster.listening.is_set())
             seat = min(ta.game.pending())
-            ta.move(seat, ta.game.pending()[seat].options[0], ta.asked_at[seat])   # unheard by B
+            play_first(ta, seat)   # unheard by B
             assert tb.step == 0
             await until(lambda: tb.step == ta.step)    # caught up when B listens again
             assert tb.submissions == ta.submissions
-        finally:
-            for m in (a, b):
-                m.close()
     asyncio.run(main())
 
 
@@ -157,7 +158,7 @@ def test_a_process_that_does_not_own_a_table_never_runs_its_bots(postgres_url):
             other.execute("SELECT pg_advisory_lock(hashtextextended(%s, 51))", (tb.code,))
             tb.attach(page(seat))                      # a person's page is open here
             while not bots & set(tb.game.pending()):   # the person plays until a bot's turn
-                tb.move(seat, tb.game.pending()[seat].options[0], tb.asked_at[seat])
+                play_first(tb, seat)
             b.cluster.claim()
             assert not tb.is_owner
             tb.refresh()
@@ -175,10 +176,7 @@ def test_a_process_that_does_not_own_a_table_never_runs_its_bots(postgres_url):
 
 def test_a_seat_whose_page_is_open_on_another_process_is_connected_for_the_owner(postgres_url):
     async def main():
-        a, b = managers(postgres_url)
-        for m in (a, b):
-            m.start()
-        try:
+        with processes(postgres_url) as (a, b):
             ta = three_people(a)
             ta.attach(page(0))
             a.cluster.claim()                          # A runs the table: seat 0's page is here
@@ -191,42 +189,30 @@ def test_a_seat_whose_page_is_open_on_another_process_is_connected_for_the_owner
             tb.detach(tb.conns[0])
             a.cluster.claim()
             assert not ta.connected(1)
-        finally:
-            for m in (a, b):
-                m.close()
     asyncio.run(main())
 
 
 def test_a_move_on_a_process_that_does_not_run_the_table_stops_the_owners_bot_for_that_seat(postgres_url):
     async def main():
-        a, b = managers(postgres_url)
-        for m in (a, b):
-            m.start()
-        try:
+        with processes(postgres_url) as (a, b):
             ta = three_people(a)
             ta.attach(page(0))
             a.cluster.claim()                          # A runs the table
             while 1 not in ta.game.pending():
                 seat = min(ta.game.pending())
-                ta.move(seat, ta.game.pending()[seat].options[0], ta.asked_at[seat])
+                play_first(ta, seat)
             tb = b.get(ta.code)
             assert ta.is_owner and not tb.is_owner
             ta.away[1] = True                          # the owner's bot plays seat 1 for its player
-            tb.move(1, tb.game.pending()[1].options[0], tb.asked_at[1])   # who moves on B
+            play_first(tb, 1)   # who moves on B
             await until(lambda: not ta.away[1])
             assert ta.submissions == tb.submissions
-        finally:
-            for m in (a, b):
-                m.close()
     asyncio.run(main())
 
 
 def test_two_people_taking_the_last_open_seat_on_two_processes_one_gets_it(postgres_url):
     async def main():
-        a, b = managers(postgres_url)
-        for m in (a, b):
-            m.start()
-        try:
+        with processes(postgres_url) as (a, b):
             ta, _, _ = a.create({"players": 3, "bots": 1}, "a", seed=2)   # one seat open
             tb = b.get(ta.code)
             seat, _ = ta.join("b")
@@ -235,9 +221,6 @@ def test_two_people_taking_the_last_open_seat_on_two_processes_one_gets_it(postg
             assert refused.value.code == "table_started"
             assert tb.seats[seat].name == "b" and tb.status == "playing"
             assert [s.name for s in b.storage.load_table(ta.code).seats] == [s.name for s in ta.seats]
-        finally:
-            for m in (a, b):
-                m.close()
     asyncio.run(main())
 
 

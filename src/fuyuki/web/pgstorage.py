@@ -135,27 +135,14 @@ class PostgresStorage(Storage):
         self._run(work)
 
     def load_table(self, code: str) -> TableRow | None:
-        def work(db):
-            with db.transaction():
-                t = db.execute("SELECT code, seed, config, status, created FROM tables "
-                               "WHERE code=%s", (code,)).fetchone()
-                if t is None:
-                    return None
-                seats = db.execute("SELECT seat, kind, name, token_hash, level, deadline FROM seats "
-                                   "WHERE code=%s ORDER BY seat", (code,)).fetchall()
-                subs = db.execute("SELECT seat, choice FROM submissions WHERE code=%s ORDER BY idx",
-                                  (code,)).fetchall()
-                chat = db.execute("SELECT entry FROM chat WHERE code=%s ORDER BY idx",
-                                  (code,)).fetchall()
-            return TableRow(t[0], int(t[1]), json.loads(t[2]), t[3], float(t[4]),
-                            [SeatRow(*s) for s in seats],
-                            [(int(seat), json.loads(choice)) for seat, choice in subs],
-                            [json.loads(c[0]) for c in chat])
-        return self._run(work)
+        return self._load(code, 0, 0, config=True)
 
     def load_since(self, code: str, step: int, chat_from: int) -> TableRow | None:
         """The table as stored — its status and seats, the submissions from ``step`` and the
         chat lines from ``chat_from`` (what another process added) — in one transaction."""
+        return self._load(code, step, chat_from, config=False)
+
+    def _load(self, code: str, step: int, chat_from: int, config: bool) -> TableRow | None:
         def work(db):
             with db.transaction():
                 t = db.execute("SELECT code, seed, config, status, created FROM tables "
@@ -168,7 +155,8 @@ class PostgresStorage(Storage):
                                   "ORDER BY idx", (code, step)).fetchall()
                 chat = db.execute("SELECT entry FROM chat WHERE code=%s AND idx>=%s ORDER BY idx",
                                   (code, chat_from)).fetchall()
-            return TableRow(t[0], int(t[1]), {}, t[3], float(t[4]), [SeatRow(*s) for s in seats],
+            return TableRow(t[0], int(t[1]), json.loads(t[2]) if config else {}, t[3], float(t[4]),
+                            [SeatRow(*s) for s in seats],
                             [(int(seat), json.loads(choice)) for seat, choice in subs],
                             [json.loads(c[0]) for c in chat])
         return self._run(work)
