@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-pytest.importorskip("numpy")     # the network's arithmetic (extras sim, rl)
+np = pytest.importorskip("numpy")     # the network's arithmetic (extras sim, rl)
 
 from fuyuki.sbb import new_game  # noqa: E402
 from fuyuki.sbb.agents import bot_names, make_bot, net  # noqa: E402
@@ -111,10 +111,36 @@ def _write(tmp_path, data, name="w.json"):
     return path
 
 
-def test_the_shipped_weights_pass_their_own_check():
-    data = _weights()
+@pytest.mark.parametrize("path", [WEIGHTS, *net.WEIGHTS_OF.values()],
+                         ids=lambda p: p.name)
+def test_the_shipped_weights_pass_their_own_check(path):
+    data = json.loads(path.read_text(encoding="utf-8"))
     assert data["format"] == net.FORMAT and data["features"] == list(NAMES)
-    assert net.load(WEIGHTS).w1.shape == (SIZE, len(data["b1"]))
+    assert net.load(path).w1.shape == (SIZE, len(data["b1"]))
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_the_net_bot_bids_by_the_network_of_its_games_player_count(players):
+    """Three players have a network of their own (net_weights_3.json); four and five bid by
+    the four-player one. The two networks differ on some bid, so the test can tell them."""
+    mine = net.load(net.WEIGHTS_OF.get(players, WEIGHTS))
+    other = net.load(WEIGHTS if players == 3 else net.WEIGHTS_OF[3])
+    game = new_game(players, 12)
+    bots = [make_bot("heuristic", i) for i in range(players)]
+    told = checked = 0
+
+    def visit(g, seat, d):
+        nonlocal told, checked
+        if d.kind == "bid" and len(d.options) > 1:
+            bot = NetBot(0)
+            rows = np.array(net.bid_features(bot.rating, g.view(seat), d.options))
+            scores = bot.scores(g.view(seat), d.options).tolist()
+            assert scores == mine.scores(rows).tolist()
+            told += scores != other.scores(rows).tolist()
+            checked += 1
+
+    _walk(game, bots, visit)
+    assert checked >= 6 and told == checked
 
 
 @pytest.mark.parametrize("spoil,reason", [

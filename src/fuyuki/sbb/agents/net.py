@@ -14,9 +14,11 @@ where it does not search: the drafts by the heuristic bot's preferences, 強運,
 つばめ返し by the heuristic's rules; the parent's extra gem, 宝石魔術 and a swap's target,
 which the hard bot searches, by the heuristic's rules too (docs/net-bot.md: how often).
 
-The weights ship in the package (``net_weights.json``, a few kB): a format version, the
-feature names they were trained on and a SHA-256 of the arrays are checked at load; any
-mismatch is one :class:`NetWeightsError` naming the file.
+The weights ship in the package, a few kB a file: ``net_weights.json`` fitted to
+four-player games and bidding at four and five players, ``net_weights_3.json`` fitted to
+three-player games (:data:`WEIGHTS_OF`). A format version, the feature names they were
+trained on and a SHA-256 of the arrays are checked at load; any mismatch is one
+:class:`NetWeightsError` naming the file.
 """
 
 from __future__ import annotations
@@ -39,6 +41,9 @@ from fuyuki.sbb.cards import ACTION
 from fuyuki.sbb.view import seen_of_view
 
 WEIGHTS = Path(__file__).with_name("net_weights.json")
+#: the player counts with a network of their own, fitted to games of that many players
+#: (the network of :data:`WEIGHTS`, fitted to four-player games, bids at the others)
+WEIGHTS_OF = {3: Path(__file__).with_name("net_weights_3.json")}
 #: the weights file's layout; a file of another version is refused
 FORMAT = 1
 #: what a bid option's row holds: the heuristic rating's reading of the card
@@ -151,28 +156,34 @@ def load(path: str | Path = WEIGHTS) -> Mlp:
 
 
 @functools.cache
-def shipped() -> Mlp:
-    """The shipped network, loaded once per process (a bot is made for every game)."""
-    return load(WEIGHTS)
+def shipped(players: int = 4) -> Mlp:
+    """The shipped network of ``players``-player games, loaded once per process (a bot is
+    made for every game)."""
+    return load(WEIGHTS_OF.get(players, WEIGHTS))
 
 
 class NetBot:
     """Bids by the policy network (:func:`bid_features`, the best score); every other
     decision like the heuristic bot (seeded ``seed``). ``rules``: the game's, for a card
-    set other than the default; ``path``: another weights file."""
+    set other than the default; ``path``: another weights file, for every player count
+    (else the shipped network of the game's player count, :data:`WEIGHTS_OF`)."""
 
     name = "net"
     needs_view = True
 
     def __init__(self, seed: int = 0, rules: Any = None, path: str | Path | None = None) -> None:
-        self.model = shipped() if path is None else load(path)
+        self.model = None if path is None else load(path)
+        if path is None:                 # loaded here, once a process, not at a first bid
+            for players in (3, 4):
+                shipped(players)
         self.fallback = HeuristicBot(seed, cards=rules.cards if rules is not None else None)
         #: the heuristic bot whose rating the features read (its noise never used)
         self.rating = HeuristicBot(seed, cards=rules.cards if rules is not None else None)
 
     def scores(self, view: dict[str, Any], options: Any) -> np.ndarray:
         """The network's score of each option of a sealed bid at ``view``."""
-        return self.model.scores(np.array(bid_features(self.rating, view, options)))
+        model = self.model or shipped(view["players"])
+        return model.scores(np.array(bid_features(self.rating, view, options)))
 
     def choose(self, view: dict[str, Any], decision: Decision) -> Any:
         opts = decision.options

@@ -1,6 +1,8 @@
 """Training the net bot (:mod:`.net`): the hard bot's bids, then the policy network.
 
     python -m fuyuki.sbb.agents.train_net all --out src/fuyuki/sbb/agents/net_weights.json
+    python -m fuyuki.sbb.agents.train_net all --part 430000:1000:3 \
+        --apprentice-part 630000:1000:3 --out src/fuyuki/sbb/agents/net_weights_3.json
     python -m fuyuki.sbb.agents.train_net data --games 200 --seed 1 --out bids.npz
     python -m fuyuki.sbb.agents.train_net data --games 1000 --seed 400000 --players 4 \
         --out p4.npz
@@ -25,7 +27,8 @@ held-out cross-entropy, and how often the network's, and the heuristic rating's,
 option is the one the search bid. ``--exclude FIRST END`` leaves out games (those a network
 is measured on: ``benchmarks/net_crossfit.py``).
 
-``all`` does both in one process — the shipped weights' command: the games of each
+``all`` does both in one process — the shipped weights' commands (the first line above,
+and for three players the second): the games of each
 ``--part SEED:GAMES[:PLAYERS]`` (default :data:`SHIPPED`), a fit; then, for each
 ``--apprentice-part`` (default :data:`SHIPPED_APPRENTICE`), games played by that first
 network and labelled by the search, and the fit to all of it.
