@@ -95,9 +95,10 @@ def test_two_friends_and_two_bots_play_a_whole_board_game_in_chromium(tmp_path, 
         shot_kinds = {"plot": "02-plot", "target": "03-target", "move": "04-move",
                       "defence": "05-defence"}
         english = False
+        dice = False       # the log keeps its last 400 lines: a long game's battles scroll out
 
         def step(name: str, p) -> bool:
-            nonlocal english
+            nonlocal english, dice
             kind = p.locator("#prompt").get_attribute("data-kind") or ""
             if kind in shot_kinds and p.locator("#prompt-options .option").count():
                 p.screenshot(path=str(shots / f"{shot_kinds.pop(kind)}-{name}.png"),
@@ -110,6 +111,7 @@ def test_two_friends_and_two_bots_play_a_whole_board_game_in_chromium(tmp_path, 
             how = _act(p)
             if how:
                 seen[how] = seen.get(how, 0) + 1
+            dice = dice or "🎲" in p.inner_text("#log")
             return bool(how)
 
         if not play_to_the_end({"desktop": host, "phone": friend}, step, 480, 30):
@@ -122,7 +124,7 @@ def test_two_friends_and_two_bots_play_a_whole_board_game_in_chromium(tmp_path, 
         spec.screenshot(path=str(shots / "09-spectator-phone.png"), full_page=True)
         # the humans chose on the map and by clicking cards, not only with buttons
         assert seen.get("area", 0) + seen.get("piece", 0) >= 3 and seen.get("card", 0) >= 1, seen
-        assert "🎲" in host.inner_text("#log")                # dice with their breakdown
+        assert dice                                          # dice with their breakdown
 
         friend.click("#replay-btn")
         friend.wait_for_selector("#replay:not(.hidden)")
