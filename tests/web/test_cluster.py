@@ -53,6 +53,15 @@ async def until(check, seconds: float = 10.0, why=lambda: "") -> None:
         await asyncio.sleep(0.02)
 
 
+async def claim_until(m: Manager, check) -> None:
+    """Claim until ``check()`` holds: a closed connection's advisory locks end with its
+    backend, just after the close returns, so a claim at once may still find them held."""
+    def claimed() -> bool:
+        m.cluster.claim()
+        return check()
+    await until(claimed, 5.0)
+
+
 def managers(url: str, n: int = 2) -> list[Manager]:
     from fuyuki.web.pgstorage import PostgresStorage
 
@@ -164,9 +173,8 @@ def test_a_process_that_does_not_own_a_table_never_runs_its_bots(postgres_url):
             tb.refresh()
             step = tb.step
             assert bots & set(tb.game.pending()) and len(stored(postgres_url, tb.code)) == step
-            other.close()                              # the owner dies: its lock with it,
-            # once its backend has ended (after the close returns): a later claim takes it
-            await until(lambda: b.cluster.claim() or tb.is_owner, 5.0)
+            other.close()                              # the owner dies: its lock with it
+            await claim_until(b, lambda: tb.is_owner)
             assert tb.step > step and len(stored(postgres_url, tb.code)) == tb.step
         finally:
             other.close()
@@ -234,9 +242,7 @@ def test_a_play_by_post_table_nobody_runs_is_taken_by_a_process_without_its_page
         b.start()
         try:
             assert code not in b.tables
-            # A's locks end with its backend, just after its connection closes
-            await until(lambda: b.cluster.claim() or (code in b.tables and b.tables[code].is_owner),
-                        5.0)
+            await claim_until(b, lambda: code in b.tables and b.tables[code].is_owner)
             assert b.tables[code].deadline             # the person's decision timer runs here
         finally:
             b.close()

@@ -172,17 +172,19 @@ class NetBot:
     needs_view = True
 
     def __init__(self, seed: int = 0, rules: Any = None, path: str | Path | None = None) -> None:
-        self.model = None if path is None else load(path)
-        if path is None:                 # loaded here, once a process, not at a first bid
-            for players in (3, 4):
+        if path is None:
+            self.model = None
+            for players in (4, *WEIGHTS_OF):     # loaded once a process, not at a first bid
                 shipped(players)
+        else:
+            self.model = load(path)
         self.fallback = HeuristicBot(seed, cards=rules.cards if rules is not None else None)
         #: the heuristic bot whose rating the features read (its noise never used)
         self.rating = HeuristicBot(seed, cards=rules.cards if rules is not None else None)
 
     def scores(self, view: dict[str, Any], options: Any) -> np.ndarray:
         """The network's score of each option of a sealed bid at ``view``."""
-        model = self.model or shipped(view["players"])
+        model = self.model if self.model is not None else shipped(view["players"])
         return model.scores(np.array(bid_features(self.rating, view, options)))
 
     def choose(self, view: dict[str, Any], decision: Decision) -> Any:
